@@ -1,0 +1,12 @@
+//! The web page. Built for wasm32 by Trunk; natively it only says so.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(ddnn_planner::ui::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the page is built for wasm32 by Trunk: run `make serve`");
+}

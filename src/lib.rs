@@ -1,0 +1,16 @@
+//! ddnn-planner: predict distributed DNN training time and cost, and plan
+//! cloud clusters.
+//!
+//! The model core (everything but `ui`) is pure Rust with no web crates, so
+//! it is compiled and tested natively and, unchanged, in the browser.
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+pub mod hardware;
+pub mod models;
+pub mod report;
+pub mod scenario;
+pub mod workload;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,11 @@
+//! The shared workload description: a network (layer table or given
+//! figures) that every model reads what it needs from.
+
+pub mod layer;
+pub mod network;
+pub mod paleo;
+pub mod presets;
+pub mod table;
+
+pub use layer::{Layer, LayerKind};
+pub use network::{GivenFigures, IgnoredLayer, Network, NetworkSummary};

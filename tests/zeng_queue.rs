@@ -1,0 +1,130 @@
+//! Algorithms 1 and 2 against cases small enough to work by hand.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use ddnn_planner::hardware::Processor;
+use ddnn_planner::models::zeng::{
+    push_queue, queue_compute_s, regime, simulate, Link, NetworkFigures, SegmentKind, WorkerInput,
+};
+
+#[test]
+fn queue_all_waiting() {
+    // t = 1, 1.5, 2; push 1: pushes 1-2, 2-3, 3-4; then 3 pulls of 0.5 → 5.5.
+    let (order, pushes, t) = push_queue(&[2.0, 1.0, 1.5], 1.0, 0.5);
+    assert_eq!(order, vec![1, 2, 0]);
+    assert_eq!(pushes, vec![(1.0, 2.0), (2.0, 3.0), (3.0, 4.0)]);
+    assert_eq!(t, 5.5);
+}
+
+#[test]
+fn queue_link_idles_for_slow_worker() {
+    // t = 1, 5; push 1: first push 1-2, link idle until 5, second 5-6; 2 pulls of 1 → 8.
+    let (_, pushes, t) = push_queue(&[5.0, 1.0], 1.0, 1.0);
+    assert_eq!(pushes, vec![(1.0, 2.0), (5.0, 6.0)]);
+    assert_eq!(t, 8.0);
+}
+
+#[test]
+fn queue_tie_exactly_at_free_link() {
+    // t2 equals the end of the first push: `T >= t_i` queues it, same result.
+    let (_, pushes, t) = push_queue(&[1.0, 2.0], 1.0, 0.0);
+    assert_eq!(pushes, vec![(1.0, 2.0), (2.0, 3.0)]);
+    assert_eq!(t, 3.0);
+}
+
+#[test]
+fn queue_empty_and_single() {
+    assert_eq!(push_queue(&[], 1.0, 1.0).2, 0.0);
+    // One worker: compute + push + pull (Eq. 29 with n = 1).
+    assert_eq!(push_queue(&[3.0], 2.0, 0.5).2, 5.5);
+}
+
+fn gpu(hz: f64, sp: u32) -> Processor {
+    Processor::Gpu {
+        hz,
+        stream_processors: sp,
+        fma: false,
+    }
+}
+
+#[test]
+fn algorithm2_first_backward_segment() {
+    // forward 10 FLOP/sample, backward 40 FLOP, 4 pushes; bs 2; 10 FLOP/s:
+    // (10·2 + 40/4) / 10 = 3 s; a CPU worker takes the whole (20 + 40)/10 = 6 s.
+    let net = NetworkFigures {
+        forward_flop: 10.0,
+        backward_flop: 40.0,
+        pushes: Some(4),
+        transfer_bytes: 8.0,
+    };
+    assert_eq!(queue_compute_s(&net, &gpu(10.0, 1), 2), 3.0);
+    assert_eq!(
+        queue_compute_s(&net, &Processor::Cpu { hz: 5.0, simd: 2.0 }, 2),
+        6.0
+    );
+}
+
+#[test]
+fn timeline_segments_and_regime() {
+    // Two GPUs: compute 3 s and 6 s; 8 bytes at 4 B/s = 2 s per transfer.
+    let net = NetworkFigures {
+        forward_flop: 10.0,
+        backward_flop: 40.0,
+        pushes: Some(4),
+        transfer_bytes: 8.0,
+    };
+    let workers = vec![
+        WorkerInput {
+            name: "slow".into(),
+            processor: gpu(5.0, 1),
+            batch_size: 2,
+        },
+        WorkerInput {
+            name: "fast".into(),
+            processor: gpu(10.0, 1),
+            batch_size: 2,
+        },
+    ];
+    let link = Link {
+        bandwidth_bytes_per_s: 4.0,
+        latency_s: 0.0,
+    };
+    let q = simulate(&net, &workers, &link);
+    // fast: compute 0-3, push 3-5; slow: compute 0-6 (link idles 5-6), push 6-8; pulls 8-10, 10-12.
+    assert_eq!(q.iteration_s, 12.0);
+    assert_eq!(q.workers[0].name, "fast");
+    assert_eq!(q.link_idle_s, 1.0);
+    let kinds: Vec<_> = q
+        .segments
+        .iter()
+        .map(|s| (s.worker, s.kind, s.start_s, s.end_s))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0, SegmentKind::Compute, 0.0, 3.0),
+            (0, SegmentKind::Push, 3.0, 5.0),
+            (1, SegmentKind::Compute, 0.0, 6.0),
+            (1, SegmentKind::Push, 6.0, 8.0),
+            (0, SegmentKind::Pull, 8.0, 10.0),
+            (1, SegmentKind::Pull, 10.0, 12.0),
+        ]
+    );
+    let r = regime(&q, &workers);
+    assert!(!r.communication_bound);
+    // Eq. 32 would say 2·2 + 3 + 2·2 = 11 s, one second short.
+    assert_eq!(r.eq32_s, 11.0);
+    assert_eq!(r.eq29_s, None);
+}
+
+#[test]
+fn latency_adds_per_transfer() {
+    let link = Link {
+        bandwidth_bytes_per_s: 4.0,
+        latency_s: 0.5,
+    };
+    assert_eq!(link.transfer_s(8.0), 2.5);
+}
