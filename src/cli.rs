@@ -14,7 +14,11 @@ use crate::scenario::Scenario;
 use crate::workload::presets::{network_preset, network_presets};
 
 #[derive(Parser)]
-#[command(name = "ddnn-planner", version, about = "Predict distributed DNN training iteration time and cost")]
+#[command(
+    name = "ddnn-planner",
+    version,
+    about = "Predict distributed DNN training iteration time and cost"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,7 +60,9 @@ enum Format {
 fn read_scenario(path: &str) -> Result<Scenario, String> {
     let mut text = String::new();
     if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("reading standard input: {e}"))?;
     } else {
         text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     }
@@ -68,7 +74,10 @@ fn run(cli: Cli) -> Result<String, String> {
         Command::Eval { scenario, format } => {
             let s = read_scenario(&scenario)?;
             let e = evaluate_zeng(&s).map_err(|errs| {
-                errs.iter().map(|e| format!("{scenario}: {e}")).collect::<Vec<_>>().join("\n")
+                errs.iter()
+                    .map(|e| format!("{scenario}: {e}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             })?;
             Ok(match format {
                 Format::Json => serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?,
@@ -84,13 +93,25 @@ fn run(cli: Cli) -> Result<String, String> {
                 None => frag,
             })
         }
-        Command::Decode { fragment } => decode_fragment(&fragment).map(|s| s.to_json()).map_err(|e| e.to_string()),
+        Command::Decode { fragment } => decode_fragment(&fragment)
+            .map(|s| s.to_json())
+            .map_err(|e| e.to_string()),
         Command::Example { network } => {
             let mut s = Scenario::example();
             if let Some(id) = network {
-                let ids = || network_presets().iter().map(|p| p.id).collect::<Vec<_>>().join(", ");
-                s.workload.network = network_preset(&id).ok_or_else(|| format!("no preset '{id}'; presets: {}", ids()))?;
-                s.title = format!("{} on 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE", s.workload.network.name);
+                let ids = || {
+                    network_presets()
+                        .iter()
+                        .map(|p| p.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                s.workload.network = network_preset(&id)
+                    .ok_or_else(|| format!("no preset '{id}'; presets: {}", ids()))?;
+                s.title = format!(
+                    "{} on 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE",
+                    s.workload.network.name
+                );
             }
             Ok(s.to_json())
         }

@@ -11,8 +11,11 @@ use proptest::prelude::*;
 fn processor() -> impl Strategy<Value = Processor> {
     prop_oneof![
         (0.5e9..4.0e9f64, 1.0..16.0f64).prop_map(|(hz, simd)| Processor::Cpu { hz, simd }),
-        (0.5e9..2.5e9f64, 1u32..20_000, any::<bool>())
-            .prop_map(|(hz, sp, fma)| Processor::Gpu { hz, stream_processors: sp, fma }),
+        (0.5e9..2.5e9f64, 1u32..20_000, any::<bool>()).prop_map(|(hz, sp, fma)| Processor::Gpu {
+            hz,
+            stream_processors: sp,
+            fma
+        }),
     ]
 }
 
@@ -20,15 +23,28 @@ fn workers() -> impl Strategy<Value = Vec<WorkerInput>> {
     prop::collection::vec((processor(), 1u32..512), 1..12).prop_map(|v| {
         v.into_iter()
             .enumerate()
-            .map(|(i, (p, bs))| WorkerInput { name: format!("w{i}"), processor: p, batch_size: bs })
+            .map(|(i, (p, bs))| WorkerInput {
+                name: format!("w{i}"),
+                processor: p,
+                batch_size: bs,
+            })
             .collect()
     })
 }
 
 fn net() -> impl Strategy<Value = NetworkFigures> {
-    (1e6..1e11f64, 1e6..1e11f64, prop::option::of(1u32..1000), 1e3..1e10f64).prop_map(|(f, b, p, t)| {
-        NetworkFigures { forward_flop: f, backward_flop: b, pushes: p, transfer_bytes: t }
-    })
+    (
+        1e6..1e11f64,
+        1e6..1e11f64,
+        prop::option::of(1u32..1000),
+        1e3..1e10f64,
+    )
+        .prop_map(|(f, b, p, t)| NetworkFigures {
+            forward_flop: f,
+            backward_flop: b,
+            pushes: p,
+            transfer_bytes: t,
+        })
 }
 
 proptest! {

@@ -14,9 +14,14 @@ fn example_round_trips_through_fragment_and_json() {
     let s = Scenario::example();
     let frag = encode_fragment(&s);
     assert!(frag.starts_with("s1."));
-    assert!(frag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
+    assert!(frag
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
     assert_eq!(decode_fragment(&frag), Ok(s.clone()));
-    assert_eq!(decode_fragment(&format!("http://127.0.0.1:8080/?embed=1#{frag}")), Ok(s.clone()));
+    assert_eq!(
+        decode_fragment(&format!("http://127.0.0.1:8080/?embed=1#{frag}")),
+        Ok(s.clone())
+    );
     assert_eq!(Scenario::from_json(&s.to_json()), Ok(s));
 }
 
@@ -25,7 +30,11 @@ fn example_evaluates_to_table6_setup() {
     // VGG-16, 2 × RTX 4000 + GTX 1060, 1 GbE, bs 32, plain VGG-16 D transfer
     // values of the preset: Table 6 says 26.85 s (typo-corrected).
     let e = evaluate_zeng(&Scenario::example()).unwrap_or_else(|e| panic!("{e:?}"));
-    assert!((e.queue.iteration_s - 26.85).abs() / 26.85 < 0.02, "{}", e.queue.iteration_s);
+    assert!(
+        (e.queue.iteration_s - 26.85).abs() / 26.85 < 0.02,
+        "{}",
+        e.queue.iteration_s
+    );
     assert_eq!(e.queue.workers.len(), 3);
     assert!(e.regime.communication_bound);
 }
@@ -33,9 +42,18 @@ fn example_evaluates_to_table6_setup() {
 #[test]
 fn shipped_example_files_load() {
     for (name, text) in [
-        ("vgg16-hetero-1gbe.json", include_str!("../public/examples/vgg16-hetero-1gbe.json")),
-        ("alexnet-cpu-2workers.json", include_str!("../public/examples/alexnet-cpu-2workers.json")),
-        ("resnet50-10gbe.json", include_str!("../public/examples/resnet50-10gbe.json")),
+        (
+            "vgg16-hetero-1gbe.json",
+            include_str!("../public/examples/vgg16-hetero-1gbe.json"),
+        ),
+        (
+            "alexnet-cpu-2workers.json",
+            include_str!("../public/examples/alexnet-cpu-2workers.json"),
+        ),
+        (
+            "resnet50-10gbe.json",
+            include_str!("../public/examples/resnet50-10gbe.json"),
+        ),
     ] {
         let s = Scenario::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         evaluate_zeng(&s).unwrap_or_else(|e| panic!("{name}: {e:?}"));
@@ -64,30 +82,52 @@ fn corrupt_fragments_say_why() {
 
 #[test]
 fn future_and_invalid_documents_are_refused_by_name() {
-    let mut v: serde_json::Value = serde_json::from_str(&Scenario::example().to_json()).unwrap_or_default();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&Scenario::example().to_json()).unwrap_or_default();
     v["version"] = 7.into();
-    assert!(matches!(Scenario::from_json(&v.to_string()), Err(ScenarioError::FutureVersion { found: 7 })));
+    assert!(matches!(
+        Scenario::from_json(&v.to_string()),
+        Err(ScenarioError::FutureVersion { found: 7 })
+    ));
 
     let mut s = Scenario::example();
     s.hardware.cluster.ps.bandwidth_bytes_per_s = 0.0;
-    let msg = Scenario::from_json(&s.to_json()).err().map(|e| e.to_string()).unwrap_or_default();
+    let msg = Scenario::from_json(&s.to_json())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(msg.contains("hardware.cluster.ps.bandwidth"), "{msg}");
 
     // NaN cannot be written as JSON; a negative clock can.
     let mut s = Scenario::example();
-    if let Some(ddnn_planner::hardware::Processor::Gpu { hz, .. }) = &mut s.hardware.catalog[2].processor {
+    if let Some(ddnn_planner::hardware::Processor::Gpu { hz, .. }) =
+        &mut s.hardware.catalog[2].processor
+    {
         *hz = -1.0;
     }
-    let msg = Scenario::from_json(&s.to_json()).err().map(|e| e.to_string()).unwrap_or_default();
+    let msg = Scenario::from_json(&s.to_json())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(msg.contains("clock must be a positive"), "{msg}");
 
     let mut s = Scenario::example();
     s.hardware.cluster.workers[0].instance = "TPU v9".into();
-    let msg = Scenario::from_json(&s.to_json()).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(msg.contains("'TPU v9' is not in the instance catalog"), "{msg}");
+    let msg = Scenario::from_json(&s.to_json())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        msg.contains("'TPU v9' is not in the instance catalog"),
+        "{msg}"
+    );
 
     assert!(Scenario::from_json("{").is_err());
-    assert!(Scenario::from_json("[]").err().map(|e| e.to_string()).unwrap_or_default().contains("version"));
+    assert!(Scenario::from_json("[]")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
+        .contains("version"));
 }
 
 #[test]
@@ -95,5 +135,9 @@ fn instance_without_processor_is_named_as_missing() {
     let mut s = Scenario::example();
     s.hardware.catalog[2].processor = None;
     let errs = evaluate_zeng(&s).err().unwrap_or_default();
-    assert!(errs.iter().any(|e| e.message.contains("needs a clock-level description")), "{errs:?}");
+    assert!(
+        errs.iter()
+            .any(|e| e.message.contains("needs a clock-level description")),
+        "{errs:?}"
+    );
 }

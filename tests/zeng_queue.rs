@@ -128,3 +128,20 @@ fn latency_adds_per_transfer() {
     };
     assert_eq!(link.transfer_s(8.0), 2.5);
 }
+
+#[test]
+fn calibration_inverts_eq28() {
+    use ddnn_planner::models::zeng::{calibrate_simd, standalone_s};
+    let net = NetworkFigures {
+        forward_flop: 1e9,
+        backward_flop: 5e9,
+        pushes: None,
+        transfer_bytes: 1.0,
+    };
+    let simd = calibrate_simd(&net, 2e9, 32, 11.59).unwrap_or_default();
+    let back = standalone_s(&net, &Processor::Cpu { hz: 2e9, simd }, 32);
+    assert!((back - 11.59).abs() < 1e-12);
+    assert_eq!(calibrate_simd(&net, 2e9, 32, 0.0), None);
+    assert_eq!(calibrate_simd(&net, 2e9, 32, f64::NAN), None);
+    assert_eq!(calibrate_simd(&net, 2e9, 32, -1.0), None);
+}

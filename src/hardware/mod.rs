@@ -14,7 +14,11 @@ pub enum Processor {
     /// Eq. 28: rate = `hz · simd`; `simd` is an effective, calibrated factor.
     Cpu { hz: f64, simd: f64 },
     /// Eq. 33: rate = `hz · stream_processors · fc`, `fc = 2` with FMA.
-    Gpu { hz: f64, stream_processors: u32, fma: bool },
+    Gpu {
+        hz: f64,
+        stream_processors: u32,
+        fma: bool,
+    },
 }
 
 impl Processor {
@@ -22,9 +26,11 @@ impl Processor {
     pub fn flops(&self) -> f64 {
         match *self {
             Processor::Cpu { hz, simd } => hz * simd,
-            Processor::Gpu { hz, stream_processors, fma } => {
-                hz * f64::from(stream_processors) * if fma { 2.0 } else { 1.0 }
-            }
+            Processor::Gpu {
+                hz,
+                stream_processors,
+                fma,
+            } => hz * f64::from(stream_processors) * if fma { 2.0 } else { 1.0 },
         }
     }
 
@@ -44,11 +50,17 @@ impl Processor {
         let hz = match *self {
             Processor::Cpu { hz, simd } => {
                 if !(simd.is_finite() && simd > 0.0) {
-                    errs.push(format!("{owner}: SIMD width must be a positive number (got {simd})"));
+                    errs.push(format!(
+                        "{owner}: SIMD width must be a positive number (got {simd})"
+                    ));
                 }
                 hz
             }
-            Processor::Gpu { hz, stream_processors, .. } => {
+            Processor::Gpu {
+                hz,
+                stream_processors,
+                ..
+            } => {
                 if stream_processors == 0 {
                     errs.push(format!("{owner}: stream processors must be at least 1"));
                 }
@@ -56,9 +68,15 @@ impl Processor {
             }
         };
         if !(hz.is_finite() && hz > 0.0) {
-            errs.push(format!("{owner}: clock must be a positive number of GHz (got {})", hz / 1e9));
+            errs.push(format!(
+                "{owner}: clock must be a positive number of GHz (got {})",
+                hz / 1e9
+            ));
         } else if hz > 1e11 {
-            errs.push(format!("{owner}: clock of {} GHz is not a real device", hz / 1e9));
+            errs.push(format!(
+                "{owner}: clock of {} GHz is not a real device",
+                hz / 1e9
+            ));
         }
         errs
     }

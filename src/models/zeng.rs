@@ -87,7 +87,8 @@ pub fn queue_compute_s(net: &NetworkFigures, processor: &Processor, batch_size: 
         Processor::Cpu { .. } => standalone_s(net, processor, batch_size),
         Processor::Gpu { .. } => {
             let pushes = f64::from(net.pushes.unwrap_or(1).max(1));
-            (f64::from(batch_size) * net.forward_flop + net.backward_flop / pushes) / processor.flops()
+            (f64::from(batch_size) * net.forward_flop + net.backward_flop / pushes)
+                / processor.flops()
         }
     }
 }
@@ -155,7 +156,11 @@ pub struct QueueResult {
 
 /// Algorithms 1 and 2 (models.md's corrected listing: the final pull is
 /// added once, after the loop). Ties in compute time keep input order.
-pub fn push_queue(compute_s: &[f64], t_push: f64, t_pull: f64) -> (Vec<usize>, Vec<(f64, f64)>, f64) {
+pub fn push_queue(
+    compute_s: &[f64],
+    t_push: f64,
+    t_pull: f64,
+) -> (Vec<usize>, Vec<(f64, f64)>, f64) {
     let mut order: Vec<usize> = (0..compute_s.len()).collect();
     order.sort_by(|&a, &b| compute_s[a].total_cmp(&compute_s[b]));
     let mut pushes = Vec::with_capacity(order.len());
@@ -167,7 +172,11 @@ pub fn push_queue(compute_s: &[f64], t_push: f64, t_pull: f64) -> (Vec<usize>, V
         pushes.push((start, t));
     }
     let n = order.len() as f64;
-    let end = if order.is_empty() { 0.0 } else { t + n * t_pull };
+    let end = if order.is_empty() {
+        0.0
+    } else {
+        t + n * t_pull
+    };
     (order, pushes, end)
 }
 
@@ -192,11 +201,26 @@ pub fn simulate(net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> Q
             link_idle_s += (start - p).max(0.0);
         }
         prev_end = Some(end);
-        segments.push(Segment { worker: pos, kind: SegmentKind::Compute, start_s: 0.0, end_s: c });
+        segments.push(Segment {
+            worker: pos,
+            kind: SegmentKind::Compute,
+            start_s: 0.0,
+            end_s: c,
+        });
         if start > c {
-            segments.push(Segment { worker: pos, kind: SegmentKind::Wait, start_s: c, end_s: start });
+            segments.push(Segment {
+                worker: pos,
+                kind: SegmentKind::Wait,
+                start_s: c,
+                end_s: start,
+            });
         }
-        segments.push(Segment { worker: pos, kind: SegmentKind::Push, start_s: start, end_s: end });
+        segments.push(Segment {
+            worker: pos,
+            kind: SegmentKind::Push,
+            start_s: start,
+            end_s: end,
+        });
         queued.push(QueuedWorker {
             name: w.name.clone(),
             kind: w.processor.kind_label(),
@@ -211,10 +235,22 @@ pub fn simulate(net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> Q
     // The pulls follow the last push one after another, in push order.
     let mut t = prev_end.unwrap_or(0.0);
     for pos in 0..queued.len() {
-        segments.push(Segment { worker: pos, kind: SegmentKind::Pull, start_s: t, end_s: t + t_pull });
+        segments.push(Segment {
+            worker: pos,
+            kind: SegmentKind::Pull,
+            start_s: t,
+            end_s: t + t_pull,
+        });
         t += t_pull;
     }
-    QueueResult { workers: queued, segments, t_push_s: t_push, t_pull_s: t_pull, iteration_s, link_idle_s }
+    QueueResult {
+        workers: queued,
+        segments,
+        t_push_s: t_push,
+        t_pull_s: t_pull,
+        iteration_s,
+        link_idle_s,
+    }
 }
 
 /// Which regime applies and why.
@@ -244,8 +280,12 @@ pub fn regime(q: &QueueResult, workers: &[WorkerInput]) -> Regime {
     let homogeneous = workers
         .windows(2)
         .all(|p| p[0].processor == p[1].processor && p[0].batch_size == p[1].batch_size);
-    let eq29_s = (homogeneous && n > 0).then(|| t_min + nf * q.t_push_s + nf * q.t_pull_s);
-    let comm_share = if q.iteration_s > 0.0 { (2.0 * nf * q.t_push_s) / q.iteration_s } else { 0.0 };
+    let eq29_s = (homogeneous && n > 0).then_some(t_min + nf * q.t_push_s + nf * q.t_pull_s);
+    let comm_share = if q.iteration_s > 0.0 {
+        (2.0 * nf * q.t_push_s) / q.iteration_s
+    } else {
+        0.0
+    };
     let explanation = if n == 0 {
         "no workers".to_string()
     } else if communication_bound {
@@ -264,7 +304,12 @@ pub fn regime(q: &QueueResult, workers: &[WorkerInput]) -> Regime {
             if workers.iter().any(|w| w.processor.is_gpu()) { 2 } else { 1 }
         )
     };
-    Regime { eq32_s, communication_bound, eq29_s, explanation }
+    Regime {
+        eq32_s,
+        communication_bound,
+        eq29_s,
+        explanation,
+    }
 }
 
 /// Training throughput and speedup of a BSP iteration.
@@ -278,13 +323,38 @@ pub struct Throughput {
 
 pub fn throughput(q: &QueueResult) -> Throughput {
     let samples: f64 = q.workers.iter().map(|w| f64::from(w.batch_size)).sum();
-    let samples_per_s = if q.iteration_s > 0.0 { samples / q.iteration_s } else { 0.0 };
+    let samples_per_s = if q.iteration_s > 0.0 {
+        samples / q.iteration_s
+    } else {
+        0.0
+    };
     let best_alone = q
         .workers
         .iter()
         .filter(|w| w.standalone_s > 0.0)
         .map(|w| f64::from(w.batch_size) / w.standalone_s)
         .fold(0.0, f64::max);
-    let speedup = if best_alone > 0.0 { samples_per_s / best_alone } else { 0.0 };
-    Throughput { samples_per_s, speedup }
+    let speedup = if best_alone > 0.0 {
+        samples_per_s / best_alone
+    } else {
+        0.0
+    };
+    Throughput {
+        samples_per_s,
+        speedup,
+    }
+}
+
+/// "Calibrate from one measured iteration": the effective SIMD factor that
+/// makes Eq. 28 give `measured_s` for this network and batch on a CPU of
+/// clock `hz`. `None` when the measurement cannot be used.
+pub fn calibrate_simd(
+    net: &NetworkFigures,
+    hz: f64,
+    batch_size: u32,
+    measured_s: f64,
+) -> Option<f64> {
+    let simd = iteration_flop(net, batch_size) / (hz * measured_s);
+    (measured_s.is_finite() && measured_s > 0.0 && hz > 0.0 && simd.is_finite() && simd > 0.0)
+        .then_some(simd)
 }

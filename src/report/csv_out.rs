@@ -12,15 +12,27 @@ pub struct Row {
 }
 
 fn row(q: impl Into<String>, value: f64, unit: &'static str) -> Row {
-    Row { quantity: q.into(), value, unit }
+    Row {
+        quantity: q.into(),
+        value,
+        unit,
+    }
 }
 
 /// The headline figures.
 pub fn summary_rows(e: &ZengEvaluation) -> Vec<Row> {
     let s = &e.summary;
     let mut rows = vec![
-        row("forward per sample (Eq. 4 conv+fc)", s.forward_flop_eq4, "FLOP"),
-        row("forward per sample incl. extra activation FLOP", s.forward_flop, "FLOP"),
+        row(
+            "forward per sample (Eq. 4 conv+fc)",
+            s.forward_flop_eq4,
+            "FLOP",
+        ),
+        row(
+            "forward per sample incl. extra activation FLOP",
+            s.forward_flop,
+            "FLOP",
+        ),
         row("backward per iteration (Eq. 22)", e.backward_flop, "FLOP"),
         row("weights", s.weights, "count"),
         row("values per push/pull", s.transfer_values, "count"),
@@ -30,12 +42,23 @@ pub fn summary_rows(e: &ZengEvaluation) -> Vec<Row> {
         rows.push(row("gradient pushes per iteration", f64::from(p), "count"));
     }
     for g in &e.groups {
-        rows.push(row(format!("FLOP per iteration, {} bs {} (Eq. 27)", g.instance, g.batch_size), g.iteration_flop, "FLOP"));
+        rows.push(row(
+            format!(
+                "FLOP per iteration, {} bs {} (Eq. 27)",
+                g.instance, g.batch_size
+            ),
+            g.iteration_flop,
+            "FLOP",
+        ));
     }
     rows.extend([
         row("T_push per worker (Eq. 31)", e.queue.t_push_s, "s"),
         row("T_pull per worker (Eq. 30)", e.queue.t_pull_s, "s"),
-        row("iteration time, push queue (Alg. 1/2)", e.queue.iteration_s, "s"),
+        row(
+            "iteration time, push queue (Alg. 1/2)",
+            e.queue.iteration_s,
+            "s",
+        ),
         row("Eq. 32 communication-bound shortcut", e.regime.eq32_s, "s"),
     ]);
     if let Some(t) = e.regime.eq29_s {
@@ -102,7 +125,9 @@ pub fn fmt_sig(v: f64) -> String {
 /// The results as CSV: a summary section, then the per-worker queue, then
 /// the timeline segments.
 pub fn to_csv(e: &ZengEvaluation) -> String {
-    let mut w = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
+    let mut w = csv::WriterBuilder::new()
+        .flexible(true)
+        .from_writer(Vec::new());
     let mut put = |rec: &[&str]| {
         // Writing to a Vec cannot fail; an error would only drop a line.
         let _ = w.write_record(rec);
@@ -123,8 +148,18 @@ pub fn to_csv(e: &ZengEvaluation) -> String {
     put(&[]);
     put(&["section", "worker", "segment", "start [s]", "end [s]"]);
     for s in &e.queue.segments {
-        let name = e.queue.workers.get(s.worker).map_or("", |w| w.name.as_str());
-        put(&["timeline", name, s.kind.label(), &fmt_full(s.start_s), &fmt_full(s.end_s)]);
+        let name = e
+            .queue
+            .workers
+            .get(s.worker)
+            .map_or("", |w| w.name.as_str());
+        put(&[
+            "timeline",
+            name,
+            s.kind.label(),
+            &fmt_full(s.start_s),
+            &fmt_full(s.end_s),
+        ]);
     }
     let bytes = w.into_inner().unwrap_or_default();
     String::from_utf8(bytes).unwrap_or_default()
@@ -134,9 +169,18 @@ pub fn to_csv(e: &ZengEvaluation) -> String {
 pub fn to_table(e: &ZengEvaluation) -> String {
     let mut out = format!("Zeng et al. push-queue model — {}\n\n", e.network_name);
     let rows = summary_rows(e);
-    let width = rows.iter().map(|r| r.quantity.chars().count()).max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .map(|r| r.quantity.chars().count())
+        .max()
+        .unwrap_or(0);
     for r in rows {
-        out.push_str(&format!("  {:<width$}  {:>14} {}\n", r.quantity, fmt_sig(r.value), r.unit));
+        out.push_str(&format!(
+            "  {:<width$}  {:>14} {}\n",
+            r.quantity,
+            fmt_sig(r.value),
+            r.unit
+        ));
     }
     out.push_str(&format!("\n  regime: {}\n\n", e.regime.explanation));
     out.push_str(&format!("  {}\n", WORKER_COLUMNS.join(" | ")));
@@ -144,7 +188,13 @@ pub fn to_table(e: &ZengEvaluation) -> String {
         let cells: Vec<String> = r
             .iter()
             .enumerate()
-            .map(|(i, c)| if i >= 3 { c.parse::<f64>().map(fmt_sig).unwrap_or_else(|_| c.clone()) } else { c.clone() })
+            .map(|(i, c)| {
+                if i >= 3 {
+                    c.parse::<f64>().map(fmt_sig).unwrap_or_else(|_| c.clone())
+                } else {
+                    c.clone()
+                }
+            })
             .collect();
         out.push_str(&format!("  {}\n", cells.join(" | ")));
     }

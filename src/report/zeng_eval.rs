@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use crate::hardware::{Processor, WorkerGroup};
 use crate::models::zeng::{
-    iteration_flop, regime, simulate, throughput, Link, NetworkFigures, QueueResult, Regime, Throughput,
-    WorkerInput, BYTES_PER_VALUE,
+    iteration_flop, regime, simulate, throughput, Link, NetworkFigures, QueueResult, Regime,
+    Throughput, WorkerInput, BYTES_PER_VALUE,
 };
 use crate::scenario::{FieldError, Scenario};
 use crate::workload::NetworkSummary;
@@ -46,6 +46,8 @@ pub struct ZengEvaluation {
     pub backward_flop: f64,
     pub pushes: Option<u32>,
     pub transfer_bytes: f64,
+    /// The PS link this evaluation used, bytes/s.
+    pub bandwidth_bytes_per_s: f64,
     pub groups: Vec<GroupFigures>,
     pub queue: QueueResult,
     pub regime: Regime,
@@ -93,9 +95,16 @@ pub fn worker_inputs(s: &Scenario) -> Result<Vec<WorkerInput>, Vec<FieldError>> 
         match processor_of(s, g, i) {
             Ok(p) => {
                 for k in 0..g.count {
-                    let name =
-                        if g.count > 1 { format!("{} #{}", g.instance, k + 1) } else { g.instance.clone() };
-                    out.push(WorkerInput { name, processor: p.clone(), batch_size: g.batch_size });
+                    let name = if g.count > 1 {
+                        format!("{} #{}", g.instance, k + 1)
+                    } else {
+                        g.instance.clone()
+                    };
+                    out.push(WorkerInput {
+                        name,
+                        processor: p.clone(),
+                        batch_size: g.batch_size,
+                    });
                 }
             }
             Err(e) => errs.push(e),
@@ -111,12 +120,19 @@ pub fn worker_inputs(s: &Scenario) -> Result<Vec<WorkerInput>, Vec<FieldError>> 
 fn point(x: f64, net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> SweepPoint {
     let q = simulate(net, workers, link);
     let r = regime(&q, workers);
-    SweepPoint { x, iteration_s: q.iteration_s, speedup: throughput(&q).speedup, communication_bound: r.communication_bound }
+    SweepPoint {
+        x,
+        iteration_s: q.iteration_s,
+        speedup: throughput(&q).speedup,
+        communication_bound: r.communication_bound,
+    }
 }
 
 /// Log-spaced PS bandwidths from 0.1 to 100 Gb/s, in bytes/s.
 pub fn bandwidth_grid() -> Vec<f64> {
-    (0..=30).map(|k| 0.1e9 / 8.0 * 10f64.powf(f64::from(k) / 10.0)).collect()
+    (0..=30)
+        .map(|k| 0.1e9 / 8.0 * 10f64.powf(f64::from(k) / 10.0))
+        .collect()
 }
 
 pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
@@ -127,7 +143,10 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
     let workers = worker_inputs(s)?;
     let (summary, net) = network_figures(s);
     let ps = &s.hardware.cluster.ps;
-    let link = Link { bandwidth_bytes_per_s: ps.bandwidth_bytes_per_s, latency_s: ps.latency_s };
+    let link = Link {
+        bandwidth_bytes_per_s: ps.bandwidth_bytes_per_s,
+        latency_s: ps.latency_s,
+    };
 
     let groups = s
         .hardware
@@ -156,7 +175,10 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
     let mut worker_sweeps = Vec::new();
     let mut seen: Vec<(&Processor, u32)> = Vec::new();
     for w in &workers {
-        if seen.iter().any(|(p, b)| *p == &w.processor && *b == w.batch_size) {
+        if seen
+            .iter()
+            .any(|(p, b)| *p == &w.processor && *b == w.batch_size)
+        {
             continue;
         }
         seen.push((&w.processor, w.batch_size));
@@ -164,7 +186,10 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
         let points = (1..=max_n)
             .map(|n| point(n as f64, &net, &vec![w.clone(); n], &link))
             .collect();
-        worker_sweeps.push(Sweep { label: format!("{label} only (bs {})", w.batch_size), points });
+        worker_sweeps.push(Sweep {
+            label: format!("{label} only (bs {})", w.batch_size),
+            points,
+        });
     }
     if seen.len() > 1 {
         let points = (1..=max_n)
@@ -173,13 +198,26 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
                 point(n as f64, &net, &mix, &link)
             })
             .collect();
-        worker_sweeps.push(Sweep { label: "this cluster's mix, repeated".into(), points });
+        worker_sweeps.push(Sweep {
+            label: "this cluster's mix, repeated".into(),
+            points,
+        });
     }
     let bandwidth_sweep = Sweep {
         label: "this cluster".into(),
         points: bandwidth_grid()
             .into_iter()
-            .map(|b| point(b, &net, &workers, &Link { bandwidth_bytes_per_s: b, ..link }))
+            .map(|b| {
+                point(
+                    b,
+                    &net,
+                    &workers,
+                    &Link {
+                        bandwidth_bytes_per_s: b,
+                        ..link
+                    },
+                )
+            })
             .collect(),
     };
 
@@ -189,6 +227,7 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
         backward_flop: net.backward_flop,
         pushes: net.pushes,
         transfer_bytes: net.transfer_bytes,
+        bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
         groups,
         queue,
         regime,

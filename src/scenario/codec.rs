@@ -47,16 +47,24 @@ pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
         return Err(ScenarioError::Fragment(if newer {
             format!("the link was made by a newer ddnn-planner (format '{tag}'); this page reads '{FRAGMENT_TAG}'")
         } else {
-            format!("the link's scenario has an unknown format tag '{tag}' (expected '{FRAGMENT_TAG}')")
+            format!(
+                "the link's scenario has an unknown format tag '{tag}' (expected '{FRAGMENT_TAG}')"
+            )
         }));
     }
     let packed = URL_SAFE_NO_PAD.decode(body.as_bytes()).map_err(|e| {
-        ScenarioError::Fragment(format!("the link's scenario is damaged (not base64url: {e}); was it cut short?"))
+        ScenarioError::Fragment(format!(
+            "the link's scenario is damaged (not base64url: {e}); was it cut short?"
+        ))
     })?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES).map_err(|e| {
-        ScenarioError::Fragment(format!("the link's scenario is damaged (cannot be decompressed: {e:?})"))
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
+        .map_err(|e| {
+            ScenarioError::Fragment(format!(
+                "the link's scenario is damaged (cannot be decompressed: {e:?})"
+            ))
+        })?;
+    let text = String::from_utf8(json).map_err(|_| {
+        ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into())
     })?;
-    let text = String::from_utf8(json)
-        .map_err(|_| ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into()))?;
     Scenario::from_json(&text)
 }

@@ -84,7 +84,10 @@ fn default_sweep_max_workers() -> u32 {
 
 impl Default for ZengSettings {
     fn default() -> Self {
-        ZengSettings { flops_per_weight: DEFAULT_FLOPS_PER_WEIGHT, sweep_max_workers: default_sweep_max_workers() }
+        ZengSettings {
+            flops_per_weight: DEFAULT_FLOPS_PER_WEIGHT,
+            sweep_max_workers: default_sweep_max_workers(),
+        }
     }
 }
 
@@ -113,10 +116,21 @@ impl Scenario {
                 catalog: zeng_devices(),
                 cluster: Cluster {
                     workers: vec![
-                        WorkerGroup { instance: QUADRO_RTX_4000.into(), count: 2, batch_size: 32 },
-                        WorkerGroup { instance: GTX_1060.into(), count: 1, batch_size: 32 },
+                        WorkerGroup {
+                            instance: QUADRO_RTX_4000.into(),
+                            count: 2,
+                            batch_size: 32,
+                        },
+                        WorkerGroup {
+                            instance: GTX_1060.into(),
+                            count: 1,
+                            batch_size: 32,
+                        },
                     ],
-                    ps: ParameterServer { bandwidth_bytes_per_s: gbit_per_s_to_bytes(1.0), latency_s: 0.0 },
+                    ps: ParameterServer {
+                        bandwidth_bytes_per_s: gbit_per_s_to_bytes(1.0),
+                        latency_s: 0.0,
+                    },
                 },
             },
             goals: Goals::default(),
@@ -144,7 +158,11 @@ impl Scenario {
         let probe: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
         match probe.get("version").and_then(serde_json::Value::as_u64) {
-            None => return Err(ScenarioError::Json("missing \"version\" (a whole number)".into())),
+            None => {
+                return Err(ScenarioError::Json(
+                    "missing \"version\" (a whole number)".into(),
+                ))
+            }
             Some(v) if v > u64::from(SCENARIO_VERSION) => {
                 return Err(ScenarioError::FutureVersion { found: v });
             }

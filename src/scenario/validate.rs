@@ -15,7 +15,10 @@ pub struct FieldError {
 }
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> FieldError {
-    FieldError { field: field.into(), message: message.into() }
+    FieldError {
+        field: field.into(),
+        message: message.into(),
+    }
 }
 
 fn positive(v: f64) -> bool {
@@ -38,7 +41,10 @@ impl Scenario {
             if inst.name.trim().is_empty() {
                 errs.push(err(&field, "every instance needs a name"));
             } else if !names.insert(inst.name.as_str()) {
-                errs.push(err(&field, format!("the name '{}' is used twice", inst.name)));
+                errs.push(err(
+                    &field,
+                    format!("the name '{}' is used twice", inst.name),
+                ));
             }
             if let Some(p) = &inst.processor {
                 errs.extend(p.validate(&inst.name).into_iter().map(|m| err(&field, m)));
@@ -50,7 +56,10 @@ impl Scenario {
             ] {
                 if let Some(v) = v {
                     if !(v.is_finite() && v >= 0.0) {
-                        errs.push(err(&field, format!("{}: {what} must be ≥ 0 (got {v})", inst.name)));
+                        errs.push(err(
+                            &field,
+                            format!("{}: {what} must be ≥ 0 (got {v})", inst.name),
+                        ));
                     }
                 }
             }
@@ -58,13 +67,19 @@ impl Scenario {
 
         let cluster = &self.hardware.cluster;
         if cluster.workers.is_empty() {
-            errs.push(err("hardware.cluster.workers", "the cluster has no workers: add a worker group"));
+            errs.push(err(
+                "hardware.cluster.workers",
+                "the cluster has no workers: add a worker group",
+            ));
         }
         let mut total: u64 = 0;
         for (i, g) in cluster.workers.iter().enumerate() {
             let field = format!("hardware.cluster.workers[{i}]");
             if self.instance(&g.instance).is_none() {
-                errs.push(err(&field, format!("'{}' is not in the instance catalog", g.instance)));
+                errs.push(err(
+                    &field,
+                    format!("'{}' is not in the instance catalog", g.instance),
+                ));
             }
             if g.count == 0 {
                 errs.push(err(format!("{field}.count"), "count must be at least 1"));
@@ -73,7 +88,10 @@ impl Scenario {
             if g.batch_size == 0 || g.batch_size > MAX_BATCH {
                 errs.push(err(
                     format!("{field}.batch_size"),
-                    format!("batch size must be between 1 and {MAX_BATCH} (got {})", g.batch_size),
+                    format!(
+                        "batch size must be between 1 and {MAX_BATCH} (got {})",
+                        g.batch_size
+                    ),
                 ));
             }
         }
@@ -87,12 +105,18 @@ impl Scenario {
         if !positive(bw) {
             errs.push(err(
                 "hardware.cluster.ps.bandwidth",
-                format!("PS link bandwidth must be a positive number of Gb/s (got {})", bw * 8.0 / 1e9),
+                format!(
+                    "PS link bandwidth must be a positive number of Gb/s (got {})",
+                    bw * 8.0 / 1e9
+                ),
             ));
         }
         let lat = cluster.ps.latency_s;
         if !(lat.is_finite() && lat >= 0.0) {
-            errs.push(err("hardware.cluster.ps.latency", format!("latency must be ≥ 0 s (got {lat})")));
+            errs.push(err(
+                "hardware.cluster.ps.latency",
+                format!("latency must be ≥ 0 s (got {lat})"),
+            ));
         }
 
         for (field, v) in [
@@ -111,13 +135,19 @@ impl Scenario {
         if !(z.flops_per_weight.is_finite() && z.flops_per_weight >= 0.0) {
             errs.push(err(
                 "settings.zeng.flops_per_weight",
-                format!("backward FLOP per weight must be ≥ 0 (got {})", z.flops_per_weight),
+                format!(
+                    "backward FLOP per weight must be ≥ 0 (got {})",
+                    z.flops_per_weight
+                ),
             ));
         }
         if z.sweep_max_workers == 0 || z.sweep_max_workers > 256 {
             errs.push(err(
                 "settings.zeng.sweep_max_workers",
-                format!("chart range must be 1-256 workers (got {})", z.sweep_max_workers),
+                format!(
+                    "chart range must be 1-256 workers (got {})",
+                    z.sweep_max_workers
+                ),
             ));
         }
         errs

@@ -95,8 +95,12 @@ impl Layer {
 
     /// Trainable weights, biases excluded (Table 1's backward = 85 × this).
     pub fn weights(&self) -> u64 {
-        self.params
-            .unwrap_or_else(|| self.inch.saturating_mul(self.kh).saturating_mul(self.kw).saturating_mul(self.outn))
+        self.params.unwrap_or_else(|| {
+            self.inch
+                .saturating_mul(self.kh)
+                .saturating_mul(self.kw)
+                .saturating_mul(self.outn)
+        })
     }
 
     /// One bias per output channel.
@@ -106,7 +110,9 @@ impl Layer {
 
     /// Elements of the layer's output tensor, per sample.
     pub fn output_elements(&self) -> u64 {
-        self.outn.saturating_mul(self.outh).saturating_mul(self.outw)
+        self.outn
+            .saturating_mul(self.outh)
+            .saturating_mul(self.outw)
     }
 
     /// Checks every dimension; the message names the layer and the field.
@@ -130,7 +136,9 @@ impl Layer {
                 ));
             }
         }
-        if self.kind == LayerKind::Fc && (self.kh != 1 || self.kw != 1 || self.outh != 1 || self.outw != 1) {
+        if self.kind == LayerKind::Fc
+            && (self.kh != 1 || self.kw != 1 || self.outh != 1 || self.outw != 1)
+        {
             return Err(format!(
                 "layer '{}': a fully connected layer has kh = kw = outh = outw = 1",
                 self.name

@@ -133,11 +133,15 @@ impl Network {
         }
         let extra = self.extra_forward_flop_per_sample;
         if !(extra.is_finite() && extra >= 0.0) {
-            errs.push(format!("extra forward FLOP per sample must be ≥ 0 (got {extra})"));
+            errs.push(format!(
+                "extra forward FLOP per sample must be ≥ 0 (got {extra})"
+            ));
         }
         if let Some(t) = self.transfer_values {
             if !(t.is_finite() && t > 0.0) {
-                errs.push(format!("values per transfer must be a positive number (got {t})"));
+                errs.push(format!(
+                    "values per transfer must be a positive number (got {t})"
+                ));
             }
         }
         errs

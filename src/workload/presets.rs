@@ -202,7 +202,8 @@ fn given_preset(
             layers: Vec::new(),
             given: Some(GivenFigures {
                 forward_flop,
-                weights: backward_flop / 85.0,
+                // Whole weights; Table 1 itself has only five significant figures.
+                weights: (backward_flop / 85.0).round(),
                 source: format!(
                     "Zeng et al., Table 1 (given figures, not derived from layers): forward {forward_flop:.4e} \
                      FLOP per sample, backward {backward_flop:.4e} FLOP = 85 × weights"

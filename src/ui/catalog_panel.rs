@@ -1,0 +1,277 @@
+//! The device catalog shared by every model: clock-level descriptions for
+//! Zeng's Eq. 28/33, with "calibrate from one measured iteration" for CPUs.
+
+use leptos::prelude::*;
+
+use super::expect_state;
+use super::fields::{FieldErrors, NumberField};
+use crate::hardware::{Instance, Processor};
+use crate::models::zeng::calibrate_simd;
+use crate::report::zeng_eval::network_figures;
+
+#[component]
+pub fn CatalogPanel() -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let count = Memo::new(move |_| sc.with(|s| s.hardware.catalog.len()));
+    let add = move |gpu: bool| {
+        move |_| {
+            sc.update(|s| {
+                let n = s.hardware.catalog.len() + 1;
+                let (name, processor) = if gpu {
+                    (
+                        format!("GPU {n}"),
+                        Processor::Gpu {
+                            hz: 1.5e9,
+                            stream_processors: 2048,
+                            fma: false,
+                        },
+                    )
+                } else {
+                    (
+                        format!("CPU {n}"),
+                        Processor::Cpu {
+                            hz: 2.0e9,
+                            simd: 2.0,
+                        },
+                    )
+                };
+                s.hardware.catalog.push(Instance {
+                    name,
+                    source: "added by the user".into(),
+                    processor: Some(processor),
+                    network_bytes_per_s: None,
+                    price_per_hour: None,
+                    spot_price_per_hour: None,
+                });
+            })
+        }
+    };
+    view! {
+        <section class="panel" aria-label="device catalog">
+            <h2>"Device catalog"</h2>
+            <p class="hint">
+                "CPU rate = clock × SIMD (Eq. 28); GPU rate = clock × stream processors × (2 with FMA, else 1) (Eq. 33). "
+                "The paper's CPUs need an effective SIMD of about 2.1-2.6 per network: calibrate it from one measured stand-alone iteration."
+            </p>
+            <For each=move || 0..count.get() key=|i| *i let:i>
+                <DeviceRow i=i />
+            </For>
+            <FieldErrors errors=state.errors_at("hardware.catalog") />
+            <div class="row">
+                <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
+                <button type="button" class="secondary" on:click=add(true)>"+ GPU"</button>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn DeviceRow(i: usize) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let device = Memo::new(move |_| sc.with(|s| s.hardware.catalog.get(i).cloned()));
+    let processor =
+        Memo::new(move |_| device.with(|d| d.as_ref().and_then(|d| d.processor.clone())));
+    let is_gpu = Memo::new(move |_| processor.with(|p| p.as_ref().is_some_and(Processor::is_gpu)));
+    let edit_processor = move |f: fn(&mut Processor, f64)| {
+        Callback::new(move |v: f64| {
+            sc.update(|s| {
+                if let Some(p) = s
+                    .hardware
+                    .catalog
+                    .get_mut(i)
+                    .and_then(|d| d.processor.as_mut())
+                {
+                    f(p, v);
+                }
+            })
+        })
+    };
+    let rename = move |ev| {
+        let new = event_target_value(&ev);
+        sc.update(|s| {
+            let Some(d) = s.hardware.catalog.get_mut(i) else {
+                return;
+            };
+            let old = std::mem::replace(&mut d.name, new.clone());
+            // Keep the cluster pointing at the renamed device.
+            for g in &mut s.hardware.cluster.workers {
+                if g.instance == old {
+                    g.instance = new.clone();
+                }
+            }
+        })
+    };
+    let set_kind = move |ev| {
+        let gpu = event_target_value(&ev) == "gpu";
+        sc.update(|s| {
+            if let Some(d) = s.hardware.catalog.get_mut(i) {
+                let hz = match d.processor {
+                    Some(Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. }) => hz,
+                    None => 2.0e9,
+                };
+                d.processor = Some(if gpu {
+                    Processor::Gpu {
+                        hz,
+                        stream_processors: 2048,
+                        fma: false,
+                    }
+                } else {
+                    Processor::Cpu { hz, simd: 2.0 }
+                });
+            }
+        })
+    };
+    let remove = move |_| {
+        sc.update(|s| {
+            if i < s.hardware.catalog.len() {
+                s.hardware.catalog.remove(i);
+            }
+        })
+    };
+    let used = Memo::new(move |_| {
+        sc.with(|s| {
+            s.hardware.catalog.get(i).is_some_and(|d| {
+                s.hardware
+                    .cluster
+                    .workers
+                    .iter()
+                    .any(|g| g.instance == d.name)
+            })
+        })
+    });
+
+    // Calibration: a measured stand-alone iteration of the current network
+    // with the batch of the first group using this device (or 32).
+    let measured = RwSignal::new(String::new());
+    let calib_msg = RwSignal::new(None::<Result<String, String>>);
+    let calibrate = move |_| {
+        let text = measured.get_untracked();
+        let result = sc.with_untracked(|s| {
+            let d = s.hardware.catalog.get(i).ok_or("no such device")?;
+            let Some(Processor::Cpu { hz, .. }) = d.processor else {
+                return Err("calibration sets the SIMD factor of a CPU".to_string());
+            };
+            let t: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{}' is not a number of seconds", text.trim()))?;
+            let bs = s
+                .hardware
+                .cluster
+                .workers
+                .iter()
+                .find(|g| g.instance == d.name)
+                .map_or(32, |g| g.batch_size);
+            let (_, net) = network_figures(s);
+            calibrate_simd(&net, hz, bs, t)
+                .map(|simd| (simd, bs))
+                .ok_or_else(|| {
+                    format!("{t} s cannot be a measured iteration time (it must be positive)")
+                })
+        });
+        match result {
+            Ok((simd, bs)) => {
+                sc.update(|s| {
+                    if let Some(Some(Processor::Cpu { simd: x, .. })) =
+                        s.hardware.catalog.get_mut(i).map(|d| d.processor.as_mut())
+                    {
+                        *x = simd;
+                    }
+                });
+                calib_msg.set(Some(Ok(format!(
+                    "effective SIMD = {simd:.4} (from {} s at batch {bs})",
+                    text.trim()
+                ))));
+            }
+            Err(e) => calib_msg.set(Some(Err(e))),
+        }
+    };
+
+    view! {
+        <div class="device" data-testid=format!("device-{i}")>
+            <div class="row">
+                <label class="field grow">
+                    <span class="field-label">"name"</span>
+                    <input type="text" prop:value=move || device.with(|d| d.as_ref().map(|d| d.name.clone()).unwrap_or_default()) on:change=rename data-testid="device-name" />
+                </label>
+                <label class="field">
+                    <span class="field-label">"kind"</span>
+                    <select on:change=set_kind>
+                        <option value="cpu" selected=move || !is_gpu.get()>"CPU"</option>
+                        <option value="gpu" selected=move || is_gpu.get()>"GPU"</option>
+                    </select>
+                </label>
+                <button
+                    type="button"
+                    class="small secondary"
+                    on:click=remove
+                    disabled=move || used.get()
+                    title=move || if used.get() { "used by a worker group" } else { "remove this device" }
+                >"✕"</button>
+            </div>
+            <div class="grid3">
+                <NumberField
+                    label="clock [GHz]"
+                    value=Signal::derive(move || processor.with(|p| match p {
+                        Some(Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. }) => hz / 1e9,
+                        None => 0.0,
+                    }))
+                    on_set=edit_processor(|p, v| match p {
+                        Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. } => *hz = v * 1e9,
+                    })
+                    testid="device-ghz"
+                />
+                {move || if is_gpu.get() {
+                    view! {
+                        <NumberField
+                            label="stream processors"
+                            integer=true
+                            value=Signal::derive(move || processor.with(|p| match p {
+                                Some(Processor::Gpu { stream_processors, .. }) => f64::from(*stream_processors),
+                                _ => 0.0,
+                            }))
+                            on_set=edit_processor(|p, v| if let Processor::Gpu { stream_processors, .. } = p { *stream_processors = v as u32 })
+                        />
+                        <label class="field check">
+                            <input
+                                type="checkbox"
+                                prop:checked=move || processor.with(|p| matches!(p, Some(Processor::Gpu { fma: true, .. })))
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    sc.update(|s| if let Some(Some(Processor::Gpu { fma, .. })) = s.hardware.catalog.get_mut(i).map(|d| d.processor.as_mut()) { *fma = on });
+                                }
+                            />
+                            <span class="field-label">"FMA (fc = 2)"</span>
+                        </label>
+                    }.into_any()
+                } else {
+                    view! {
+                        <NumberField
+                            label="effective SIMD [FLOP/cycle]"
+                            value=Signal::derive(move || processor.with(|p| match p {
+                                Some(Processor::Cpu { simd, .. }) => *simd,
+                                _ => 0.0,
+                            }))
+                            on_set=edit_processor(|p, v| if let Processor::Cpu { simd, .. } = p { *simd = v })
+                            testid="device-simd"
+                        />
+                        <div class="field calibrate">
+                            <span class="field-label">"calibrate: measured stand-alone iteration [s]"</span>
+                            <div class="row">
+                                <input type="text" inputmode="decimal" prop:value=move || measured.get() on:input=move |ev| measured.set(event_target_value(&ev)) data-testid="calibrate-seconds" />
+                                <button type="button" class="small" on:click=calibrate data-testid="calibrate">"set SIMD"</button>
+                            </div>
+                            {move || calib_msg.get().map(|m| match m {
+                                Ok(t) => view! { <span class="ok">{t}</span> }.into_any(),
+                                Err(e) => view! { <span class="field-error">{e}</span> }.into_any(),
+                            })}
+                        </div>
+                    }.into_any()
+                }}
+            </div>
+            {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! { <p class="hint source">{s}</p> })}
+        </div>
+    }
+}

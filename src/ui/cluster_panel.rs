@@ -1,0 +1,178 @@
+//! The cluster: worker groups drawn from the catalog, and the PS link.
+
+use leptos::prelude::*;
+
+use super::expect_state;
+use super::fields::{FieldErrors, NumberField};
+use crate::hardware::presets::link_presets;
+use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, WorkerGroup};
+
+#[component]
+pub fn ClusterPanel() -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let group_count = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.len()));
+    let add = move |_| {
+        sc.update(|s| {
+            let instance = s
+                .hardware
+                .catalog
+                .first()
+                .map(|i| i.name.clone())
+                .unwrap_or_default();
+            let batch_size = s
+                .hardware
+                .cluster
+                .workers
+                .last()
+                .map_or(32, |g| g.batch_size);
+            s.hardware.cluster.workers.push(WorkerGroup {
+                instance,
+                count: 1,
+                batch_size,
+            });
+        })
+    };
+    view! {
+        <section class="panel" aria-label="cluster">
+            <h2>"Cluster"</h2>
+            <table class="groups" data-testid="worker-groups">
+                <thead><tr><th>"worker device"</th><th>"count"</th><th>"batch size [samples]"</th><th></th></tr></thead>
+                <tbody>
+                    <For each=move || 0..group_count.get() key=|i| *i let:i>
+                        <GroupRow i=i />
+                    </For>
+                </tbody>
+            </table>
+            <FieldErrors errors=state.errors_at("hardware.cluster.workers") />
+            <button type="button" class="secondary" on:click=add data-testid="add-group">"+ worker group"</button>
+            <h3>"Parameter server link"</h3>
+            <div class="grid2">
+                <NumberField
+                    label="PS link bandwidth [Gb/s]"
+                    value=Signal::derive(move || sc.with(|s| bytes_to_gbit_per_s(s.hardware.cluster.ps.bandwidth_bytes_per_s)))
+                    on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.bandwidth_bytes_per_s = gbit_per_s_to_bytes(v)))
+                    errors=state.errors_at("hardware.cluster.ps.bandwidth")
+                    testid="bandwidth-gbps"
+                    help="Every push and pull crosses this link (Eq. 30-31)."
+                />
+                <NumberField
+                    label="start-up time per transfer [s]"
+                    value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.latency_s))
+                    on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.latency_s = v))
+                    errors=state.errors_at("hardware.cluster.ps.latency")
+                    testid="latency"
+                    help="Not in the paper's model (0); the authors measured ≈0.5 s, which explains their 10 GbE error."
+                />
+            </div>
+            <div class="row">
+                {link_presets()
+                    .into_iter()
+                    .map(|(label, bytes)| view! {
+                        <button type="button" class="small secondary" on:click=move |_| sc.update(|s| s.hardware.cluster.ps.bandwidth_bytes_per_s = bytes)>{label}</button>
+                    })
+                    .collect_view()}
+            </div>
+            <NumberField
+                label="largest worker count in the scaling charts"
+                integer=true
+                value=Signal::derive(move || sc.with(|s| f64::from(s.settings.zeng.sweep_max_workers)))
+                on_set=Callback::new(move |v: f64| sc.update(|s| s.settings.zeng.sweep_max_workers = v as u32))
+                errors=state.errors_at("settings.zeng.sweep_max_workers")
+            />
+        </section>
+    }
+}
+
+#[component]
+fn GroupRow(i: usize) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let group = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.get(i).cloned()));
+    let names = Memo::new(move |_| {
+        sc.with(|s| {
+            s.hardware
+                .catalog
+                .iter()
+                .map(|d| d.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let edit = move |f: fn(&mut WorkerGroup, f64)| {
+        Callback::new(move |v: f64| {
+            sc.update(|s| {
+                if let Some(g) = s.hardware.cluster.workers.get_mut(i) {
+                    f(g, v);
+                }
+            })
+        })
+    };
+    let on_instance = move |ev| {
+        let name = event_target_value(&ev);
+        sc.update(|s| {
+            if let Some(g) = s.hardware.cluster.workers.get_mut(i) {
+                g.instance = name;
+            }
+        })
+    };
+    let remove = move |_| {
+        sc.update(|s| {
+            if i < s.hardware.cluster.workers.len() {
+                s.hardware.cluster.workers.remove(i);
+            }
+        })
+    };
+    let count_field = format!("hardware.cluster.workers[{i}].count");
+    let batch_field = format!("hardware.cluster.workers[{i}].batch_size");
+    let errors_for = move |field: String| {
+        Signal::derive(move || match state.result.get() {
+            Ok(_) => Vec::new(),
+            Err(errs) => errs
+                .iter()
+                .filter(|e| e.field == field)
+                .map(|e| e.message.clone())
+                .collect(),
+        })
+    };
+    view! {
+        <tr>
+            <td>
+                <select on:change=on_instance data-testid=format!("group-{i}-instance")>
+                    {move || {
+                        let current = group.with(|g| g.as_ref().map(|g| g.instance.clone()).unwrap_or_default());
+                        names
+                            .get()
+                            .into_iter()
+                            .map(|n| {
+                                let selected = n == current;
+                                let label = n.clone();
+                                view! { <option value=n selected=selected>{label}</option> }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </td>
+            <td>
+                <NumberField
+                    label=""
+                    integer=true
+                    value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.count))))
+                    on_set=edit(|g, v| g.count = v as u32)
+                    errors=errors_for(count_field)
+                    testid="group-count"
+                />
+            </td>
+            <td>
+                <NumberField
+                    label=""
+                    integer=true
+                    value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.batch_size))))
+                    on_set=edit(|g, v| g.batch_size = v as u32)
+                    errors=errors_for(batch_field)
+                    testid="group-batch"
+                />
+            </td>
+            <td><button type="button" class="small secondary" on:click=remove title="remove this group">"✕"</button></td>
+        </tr>
+    }
+}

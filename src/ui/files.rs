@@ -1,0 +1,53 @@
+//! Browser file plumbing: save text as a download, read an uploaded file.
+
+use wasm_bindgen::JsCast;
+
+/// Largest upload read into memory.
+pub const MAX_UPLOAD_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
+
+/// Offers `text` as a file download.
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+        .map_err(|_| "cannot create the file")?;
+    let url =
+        web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot create the file")?;
+    let doc = leptos::prelude::document();
+    let a = doc
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        .ok_or("cannot create a link")?;
+    a.set_href(&url);
+    a.set_download(filename);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Reads the first file of an `<input type=file>` event as text, refusing
+/// files over `MAX_UPLOAD_BYTES` before reading them.
+pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String), String>> {
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    // Let the same file be chosen again after an error.
+    input.set_value("");
+    let name = file.name();
+    let size = file.size();
+    if size > MAX_UPLOAD_BYTES {
+        return Some(Err(format!(
+            "{name}: {:.1} MB is larger than the {:.0} MB this page reads",
+            size / 1e6,
+            MAX_UPLOAD_BYTES / 1024.0 / 1024.0
+        )));
+    }
+    let file = gloo_file::File::from(file);
+    Some(
+        gloo_file::futures::read_as_text(&file)
+            .await
+            .map(|t| (name.clone(), t))
+            .map_err(|e| format!("{name}: cannot be read ({e})")),
+    )
+}

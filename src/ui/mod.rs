@@ -1,0 +1,88 @@
+//! The Leptos (CSR) page. Components only read memos of core results and
+//! write the scenario; every number shown comes from the core.
+
+mod catalog_panel;
+mod chart;
+mod cluster_panel;
+mod fields;
+mod files;
+mod plotly_js;
+mod plots;
+mod results;
+mod state;
+mod toolbar;
+mod workload_panel;
+
+use leptos::prelude::*;
+
+use state::{is_embed, share_url, AppState};
+
+/// The whole page; `?embed=1` shows only the result panels.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+    let title = move || state.scenario.with(|s| s.title.clone());
+    if is_embed() {
+        let full = share_url(false);
+        return view! {
+            <main class="embed" data-testid="embed-view">
+                <header class="embed-head">
+                    <strong>{title}</strong>
+                    <a href=full target="_blank" rel="noopener">"open in ddnn-planner ↗"</a>
+                </header>
+                <Banner />
+                <results::Results />
+            </main>
+        }
+        .into_any();
+    }
+    view! {
+        <header class="top">
+            <div class="brand">
+                <h1>"ddnn-planner"</h1>
+                <p class="tagline">
+                    "Distributed DNN training time on heterogeneous parameter-server clusters — computed in your browser; nothing leaves this page."
+                </p>
+            </div>
+            <toolbar::Toolbar />
+        </header>
+        <Banner />
+        <main class="layout">
+            <section class="inputs" aria-label="inputs">
+                <workload_panel::WorkloadPanel />
+                <cluster_panel::ClusterPanel />
+                <catalog_panel::CatalogPanel />
+            </section>
+            <section class="outputs" aria-label="results">
+                <results::Results />
+            </section>
+        </main>
+        <footer class="foot">
+            "Model: Zeng et al. 2023, Eq. 4, 27-33 and Algorithms 1-2, with the corrections in docs/models. "
+            "Units: seconds, FLOP, bytes; bandwidth in Gb/s (10⁹ bit/s)."
+        </footer>
+    }
+    .into_any()
+}
+
+/// Scenario-level problems: a corrupt link, a failed import.
+#[component]
+fn Banner() -> impl IntoView {
+    let state = expect_state();
+    move || {
+        state.banner.get().map(|msg| {
+            view! {
+                <div class="banner" role="alert" data-testid="scenario-error">
+                    <span>{msg}</span>
+                    <button type="button" class="small" on:click=move |_| state.banner.set(None)>"dismiss"</button>
+                </div>
+            }
+        })
+    }
+}
+
+/// The page state; provided by `App` before any panel is built.
+fn expect_state() -> AppState {
+    use_context::<AppState>().unwrap_or_else(AppState::new)
+}

@@ -1,0 +1,152 @@
+//! The page's state: one scenario signal, the evaluation derived from it,
+//! the last good result, and the URL fragment kept in step with it.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::report::{evaluate_zeng, ZengEvaluation};
+use crate::scenario::codec::{decode_fragment, encode_fragment};
+use crate::scenario::{FieldError, Scenario};
+
+/// Shared through context; every panel reads narrow slices of it.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub scenario: RwSignal<Scenario>,
+    /// The evaluation of the current scenario, or what is wrong with it.
+    pub result: Memo<Result<Arc<ZengEvaluation>, Arc<Vec<FieldError>>>>,
+    /// The newest evaluation that succeeded; stays on screen while the
+    /// current inputs are invalid.
+    pub last_good: RwSignal<Option<Arc<ZengEvaluation>>>,
+    /// A problem with the whole scenario (a corrupt link, a bad import).
+    pub banner: RwSignal<Option<String>>,
+}
+
+impl AppState {
+    pub fn new() -> Self {
+        let (initial, banner) = match read_hash() {
+            None => (Scenario::example(), None),
+            Some(frag) => match decode_fragment(&frag) {
+                Ok(s) => (s, None),
+                Err(e) => (
+                    Scenario::example(),
+                    Some(format!("The link's scenario could not be opened: {e}. Showing the built-in example instead.")),
+                ),
+            },
+        };
+        let scenario = RwSignal::new(initial);
+        let result =
+            Memo::new(move |_| scenario.with(|s| evaluate_zeng(s).map(Arc::new).map_err(Arc::new)));
+        let last_good = RwSignal::new(None);
+        Effect::new(move |_| {
+            if let Ok(e) = result.get() {
+                last_good.set(Some(e));
+            }
+        });
+        let state = AppState {
+            scenario,
+            result,
+            last_good,
+            banner: RwSignal::new(banner),
+        };
+        state.sync_url();
+        state
+    }
+
+    /// Errors whose field path starts with `prefix`.
+    pub fn errors_at(&self, prefix: &'static str) -> Signal<Vec<String>> {
+        let result = self.result;
+        Signal::derive(move || match result.get() {
+            Ok(_) => Vec::new(),
+            Err(errs) => errs
+                .iter()
+                .filter(|e| e.field.starts_with(prefix))
+                .map(|e| e.message.clone())
+                .collect(),
+        })
+    }
+
+    /// Writes the fragment after every change (replaceState: typing must
+    /// not fill the back button) and reads it back on `hashchange`.
+    fn sync_url(&self) {
+        let scenario = self.scenario;
+        let banner = self.banner;
+        Effect::new(move |_| {
+            let frag = scenario.with(encode_fragment);
+            if read_hash().as_deref() != Some(frag.as_str()) {
+                replace_hash(&frag);
+            }
+        });
+        let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+            let Some(frag) = read_hash() else { return };
+            if scenario.with_untracked(|s| encode_fragment(s) == frag) {
+                return;
+            }
+            match decode_fragment(&frag) {
+                Ok(s) => {
+                    banner.set(None);
+                    scenario.set(s);
+                }
+                Err(e) => banner.set(Some(format!(
+                    "The link's scenario could not be opened: {e}. The last good scenario is kept."
+                ))),
+            }
+        });
+        // The listener lives as long as the page.
+        std::mem::forget(handle);
+    }
+
+    /// Replaces the scenario from an import, keeping the old one on error.
+    pub fn load(&self, s: Scenario) {
+        self.banner.set(None);
+        self.scenario.set(s);
+    }
+}
+
+/// The fragment without `#`, if any.
+pub fn read_hash() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    let frag = hash.strip_prefix('#').unwrap_or(&hash);
+    (!frag.is_empty()).then(|| frag.to_string())
+}
+
+fn replace_hash(frag: &str) {
+    let w = window();
+    let Ok(history) = w.history() else { return };
+    let loc = w.location();
+    let base = format!(
+        "{}{}",
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    let _ = history.replace_state_with_url(
+        &wasm_bindgen::JsValue::NULL,
+        "",
+        Some(&format!("{base}#{frag}")),
+    );
+}
+
+/// `?embed=1` shows only the result panels.
+pub fn is_embed() -> bool {
+    window()
+        .location()
+        .search()
+        .map(|q| {
+            q.trim_start_matches('?')
+                .split('&')
+                .any(|kv| kv == "embed=1" || kv == "embed")
+        })
+        .unwrap_or(false)
+}
+
+/// The current page address with the scenario fragment.
+pub fn share_url(embed: bool) -> String {
+    let loc = window().location();
+    let origin = loc.origin().unwrap_or_default();
+    let path = loc.pathname().unwrap_or_default();
+    let frag = read_hash().unwrap_or_default();
+    format!(
+        "{origin}{path}{}#{frag}",
+        if embed { "?embed=1" } else { "" }
+    )
+}

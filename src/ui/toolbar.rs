@@ -1,0 +1,146 @@
+//! Share, embed, export and import: all carry the one scenario document.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::expect_state;
+use super::files::{download_text, read_upload};
+use super::state::share_url;
+use crate::report::csv_out::to_csv;
+use crate::scenario::Scenario;
+
+/// The example scenarios shipped in `public/examples/`.
+const EXAMPLES: [(&str, &str); 3] = [
+    (
+        "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
+        include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
+    ),
+    (
+        "ResNet-50, same GPUs, 10 GbE (Table 7)",
+        include_str!("../../public/examples/resnet50-10gbe.json"),
+    ),
+    (
+        "AlexNet, 2× Xeon E5-2620, 1 GbE (Table 4)",
+        include_str!("../../public/examples/alexnet-cpu-2workers.json"),
+    ),
+];
+
+#[component]
+pub fn Toolbar() -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let link = RwSignal::new(None::<String>);
+    let status = RwSignal::new(None::<String>);
+
+    let show_link = move |embed: bool| {
+        move |_| {
+            // Read after the URL effect has written the current fragment.
+            let url = share_url(embed);
+            let text = if embed {
+                format!("<iframe src=\"{url}\" width=\"900\" height=\"900\" style=\"border:0\" title=\"ddnn-planner\"></iframe>")
+            } else {
+                url
+            };
+            link.set(Some(text.clone()));
+            let clipboard = window().navigator().clipboard();
+            let promise = clipboard.write_text(&text);
+            spawn_local(async move {
+                let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+                status.set(Some(if copied {
+                    "copied to the clipboard".into()
+                } else {
+                    "select and copy the text below".into()
+                }));
+            });
+        }
+    };
+    let export_json = move |_| {
+        let (name, json) = sc.with(|s| (file_stem(&s.title), s.to_json()));
+        if let Err(e) = download_text(&format!("{name}.scenario.json"), "application/json", &json) {
+            status.set(Some(e));
+        }
+    };
+    let export_csv = move |_| match state.last_good.get_untracked() {
+        Some(e) => {
+            let name = sc.with_untracked(|s| file_stem(&s.title));
+            if let Err(e) = download_text(&format!("{name}.results.csv"), "text/csv", &to_csv(&e)) {
+                status.set(Some(e));
+            }
+        }
+        None => status.set(Some("no valid result to export yet".into())),
+    };
+    let import_json = move |ev: leptos::ev::Event| {
+        spawn_local(async move {
+            match read_upload(&ev).await {
+                Some(Ok((name, text))) => match Scenario::from_json(&text) {
+                    Ok(s) => {
+                        state.load(s);
+                        status.set(Some(format!("{name}: scenario loaded")));
+                    }
+                    Err(e) => state
+                        .banner
+                        .set(Some(format!("{name}: {e}. The current scenario is kept."))),
+                },
+                Some(Err(e)) => state.banner.set(Some(e)),
+                None => {}
+            }
+        });
+    };
+    let pick_example = move |ev| {
+        let idx: usize = event_target_value(&ev).parse().unwrap_or(usize::MAX);
+        if let Some((_, text)) = EXAMPLES.get(idx) {
+            match Scenario::from_json(text) {
+                Ok(s) => state.load(s),
+                Err(e) => state.banner.set(Some(format!("example {idx}: {e}"))),
+            }
+        }
+    };
+    view! {
+        <nav class="toolbar" aria-label="share and export">
+            <select on:change=pick_example data-testid="examples" aria-label="examples">
+                <option value="" selected>"examples…"</option>
+                {EXAMPLES.iter().enumerate().map(|(i, (label, _))| view! { <option value=i.to_string()>{*label}</option> }).collect_view()}
+            </select>
+            <button type="button" on:click=show_link(false) data-testid="share">"Share link"</button>
+            <button type="button" class="secondary" on:click=show_link(true) data-testid="embed">"Embed"</button>
+            <button type="button" class="secondary" on:click=export_json data-testid="export-json">"Export scenario JSON"</button>
+            <label class="button secondary">
+                "Import scenario JSON"
+                <input type="file" accept=".json,application/json" class="hidden-file" on:change=import_json data-testid="import-json" />
+            </label>
+            <button type="button" class="secondary" on:click=export_csv data-testid="export-csv">"Results CSV"</button>
+            {move || status.get().map(|s| view! { <span class="status" role="status">{s}</span> })}
+            {move || link.get().map(|l| view! {
+                <input class="share-url" type="text" readonly prop:value=l data-testid="share-url" on:focus=move |ev| {
+                    use wasm_bindgen::JsCast;
+                    if let Some(t) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { t.select(); }
+                } />
+            })}
+        </nav>
+    }
+}
+
+/// A file name from a scenario title.
+fn file_stem(title: &str) -> String {
+    let s: String = title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("-");
+    if s.is_empty() {
+        "ddnn-planner".into()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,273 @@
+//! The workload: a preset network, or a layer table pasted or uploaded as
+//! CSV/TSV/JSON or Paleo network JSON; the per-layer FLOP table.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::expect_state;
+use super::fields::{FieldErrors, NumberField};
+use super::files::{download_text, read_upload};
+use crate::report::csv_out::fmt_sig;
+use crate::workload::paleo::import_paleo;
+use crate::workload::presets::network_presets;
+use crate::workload::table::{layers_to_csv, parse_layer_table};
+use crate::workload::Network;
+
+/// What an import reports beside the import box.
+#[derive(Clone, Debug, PartialEq)]
+enum ImportNote {
+    Ok(String),
+    Err(String),
+}
+
+/// Paleo files are JSON objects whose `layers` is an object keyed by name.
+fn looks_like_paleo(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("layers").is_some_and(serde_json::Value::is_object))
+}
+
+/// Turns pasted or uploaded text into a network, naming the source in
+/// every message.
+fn import_text(source: &str, text: &str) -> Result<(Network, String), String> {
+    if looks_like_paleo(text) {
+        let imp = import_paleo(text).map_err(|e| format!("{source}: {e}"))?;
+        let n = imp.network.layers.len();
+        let ignored = imp.network.ignored.len();
+        let eq4: f64 = imp.network.layers.iter().map(|l| l.forward_flop()).sum();
+        let batch = imp
+            .batch_size
+            .map_or_else(|| "its batch".to_string(), |b| format!("a batch of {b}"));
+        let msg = format!(
+            "{source}: Paleo network '{}': {n} conv/fc layers counted, {ignored} ignored (listed below). \
+             Paleo's own count (incl. pooling etc.) is {} FLOP for {batch}; Eq. 4 counts {} FLOP per sample (conv/fc only).",
+            imp.network.name,
+            fmt_sig(imp.paleo_forward_flop_per_batch),
+            fmt_sig(eq4)
+        );
+        return Ok((imp.network, msg));
+    }
+    let layers = parse_layer_table(text).map_err(|e| format!("{source}: {e}"))?;
+    let name = source
+        .rsplit_once('.')
+        .map_or(source, |(stem, _)| stem)
+        .to_string();
+    let msg = format!("{source}: {} layers imported", layers.len());
+    Ok((
+        Network {
+            name,
+            layers,
+            given: None,
+            pushes: None,
+            extra_forward_flop_per_sample: 0.0,
+            transfer_values: None,
+            ignored: Vec::new(),
+        },
+        msg,
+    ))
+}
+
+#[component]
+pub fn WorkloadPanel() -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let presets = StoredValue::new(network_presets());
+    let note = RwSignal::new(None::<ImportNote>);
+    let paste = RwSignal::new(String::new());
+
+    let current_preset = Memo::new(move |_| {
+        sc.with(|s| {
+            presets.with_value(|ps| {
+                ps.iter()
+                    .find(|p| p.network == s.workload.network)
+                    .map(|p| p.id)
+            })
+        })
+    });
+    let on_preset = move |ev| {
+        let id = event_target_value(&ev);
+        if let Some(p) = presets.with_value(|ps| ps.iter().find(|p| p.id == id).cloned()) {
+            sc.update(|s| s.workload.network = p.network);
+            note.set(None);
+        }
+    };
+    let apply = move |source: String, text: String| match import_text(&source, &text) {
+        Ok((net, msg)) => {
+            sc.update(|s| s.workload.network = net);
+            note.set(Some(ImportNote::Ok(msg)));
+        }
+        Err(e) => note.set(Some(ImportNote::Err(e))),
+    };
+    let on_upload = move |ev: leptos::ev::Event| {
+        spawn_local(async move {
+            match read_upload(&ev).await {
+                Some(Ok((name, text))) => apply(name, text),
+                Some(Err(e)) => note.set(Some(ImportNote::Err(e))),
+                None => {}
+            }
+        });
+    };
+    let edit_as_csv = move |_| paste.set(sc.with(|s| layers_to_csv(&s.workload.network.layers)));
+    let download_csv = move |_| {
+        let (name, csv) = sc.with(|s| {
+            (
+                s.workload.network.name.clone(),
+                layers_to_csv(&s.workload.network.layers),
+            )
+        });
+        if let Err(e) = download_text(&format!("{name}-layers.csv"), "text/csv", &csv) {
+            note.set(Some(ImportNote::Err(e)));
+        }
+    };
+
+    let net = Memo::new(move |_| sc.with(|s| s.workload.network.clone()));
+    let set_net = move |f: fn(&mut Network, f64)| {
+        Callback::new(move |v: f64| sc.update(|s| f(&mut s.workload.network, v)))
+    };
+
+    view! {
+        <section class="panel" aria-label="workload">
+            <h2>"Workload"</h2>
+            <label class="field">
+                <span class="field-label">"network"</span>
+                <select on:change=on_preset data-testid="network-preset">
+                    <option value="" selected=move || current_preset.get().is_none()>
+                        {move || format!("{} (custom)", net.with(|n| n.name.clone()))}
+                    </option>
+                    {presets
+                        .with_value(|ps| ps.iter().map(|p| (p.id, p.label)).collect::<Vec<_>>())
+                        .into_iter()
+                        .map(|(id, label)| view! { <option value=id selected=move || current_preset.get() == Some(id)>{label}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            {move || {
+                current_preset
+                    .get()
+                    .and_then(|id| presets.with_value(|ps| ps.iter().find(|p| p.id == id).map(|p| p.note)))
+                    .map(|n| view! { <p class="hint" data-testid="preset-note">{n}</p> })
+            }}
+            <details class="import">
+                <summary>"Import a layer table (CSV, TSV, JSON or Paleo network JSON)"</summary>
+                <p class="hint">
+                    "Columns: name, kind (conv|fc), inch, kh, kw, outn, outh, outw, optional params. "
+                    "A fully connected layer has kh = kw = outh = outw = 1. Paleo files (TalwalkarLab/paleo nets/*.json) are recognised automatically."
+                </p>
+                <label class="field">
+                    <span class="field-label">"upload a file (≤ 5 MB)"</span>
+                    <input type="file" accept=".csv,.tsv,.txt,.json" on:change=on_upload data-testid="layer-upload" />
+                </label>
+                <textarea
+                    rows="6"
+                    placeholder="name,kind,inch,kh,kw,outn,outh,outw"
+                    prop:value=move || paste.get()
+                    on:input=move |ev| paste.set(event_target_value(&ev))
+                    data-testid="layer-text"
+                ></textarea>
+                <div class="row">
+                    <button type="button" on:click=move |_| apply("pasted table".into(), paste.get_untracked()) data-testid="layer-apply">"Use this table"</button>
+                    <button type="button" class="secondary" on:click=edit_as_csv>"Edit current table as CSV"</button>
+                    <button type="button" class="secondary" on:click=download_csv>"Download layer table CSV"</button>
+                </div>
+            </details>
+            {move || note.get().map(|n| match n {
+                ImportNote::Ok(m) => view! { <p class="ok" data-testid="import-note">{m}</p> }.into_any(),
+                ImportNote::Err(m) => view! { <p class="field-error" role="alert" data-testid="import-error">{m}</p> }.into_any(),
+            })}
+            <FieldErrors errors=state.errors_at("workload.network") />
+            <div class="grid2">
+                <NumberField
+                    label="gradient pushes per iteration (0 = unknown: one push after the whole backward pass)"
+                    integer=true
+                    value=Signal::derive(move || net.with(|n| f64::from(n.pushes.unwrap_or(0))))
+                    on_set=set_net(|n, v| n.pushes = (v >= 1.0).then_some(v as u32))
+                    testid="pushes"
+                />
+                <NumberField
+                    label="values per push/pull (0 = the weights)"
+                    value=Signal::derive(move || net.with(|n| n.transfer_values.unwrap_or(0.0)))
+                    on_set=set_net(|n, v| n.transfer_values = (v != 0.0).then_some(v))
+                    testid="transfer-values"
+                    help="Tables 6-7 sent TensorFlow's weights + biases (1001 classes)."
+                />
+                <NumberField
+                    label="extra forward FLOP per sample (activations)"
+                    value=Signal::derive(move || net.with(|n| n.extra_forward_flop_per_sample))
+                    on_set=set_net(|n, v| n.extra_forward_flop_per_sample = v)
+                    help="Eq. 4 leaves activations out; the authors add 83 per output element for AlexNet only."
+                />
+                <NumberField
+                    label="backward FLOP per weight (Eq. 22)"
+                    value=Signal::derive(move || sc.with(|s| s.settings.zeng.flops_per_weight))
+                    on_set=Callback::new(move |v| sc.update(|s| s.settings.zeng.flops_per_weight = v))
+                    errors=state.errors_at("settings.zeng.flops_per_weight")
+                    help="Table 1 uses 85 (Eq. 23-26 with i = 19). Backward is not multiplied by the batch size (Eq. 27)."
+                />
+            </div>
+            <LayerTable net=net />
+        </section>
+    }
+}
+
+/// Per-layer FLOP and weights, with totals, and the ignored layers.
+#[component]
+fn LayerTable(net: Memo<Network>) -> impl IntoView {
+    move || {
+        net.with(|n| {
+            let summary = n.summary();
+            let total = summary.forward_flop_eq4;
+            let given = n.given.clone();
+            let rows = n
+                .layers
+                .iter()
+                .map(|l| {
+                    let f = l.forward_flop();
+                    view! {
+                        <tr>
+                            <td>{l.name.clone()}</td>
+                            <td>{l.kind.as_str()}</td>
+                            <td class="num">{l.inch}</td>
+                            <td class="num">{format!("{}×{}", l.kh, l.kw)}</td>
+                            <td class="num">{format!("{}×{}×{}", l.outn, l.outh, l.outw)}</td>
+                            <td class="num">{fmt_sig(l.weights() as f64)}</td>
+                            <td class="num">{fmt_sig(f)}</td>
+                            <td class="num">{if total > 0.0 { format!("{:.1}%", 100.0 * f / total) } else { String::new() }}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            let ignored = n.ignored.clone();
+            view! {
+                {given.map(|g| view! { <p class="hint" data-testid="given-figures">"Given figures: " {g.source}</p> })}
+                <div class="scroll layers">
+                    <table data-testid="layer-table">
+                        <thead>
+                            <tr>
+                                <th>"layer"</th><th>"kind"</th><th class="num">"inch"</th><th class="num">"kernel"</th>
+                                <th class="num">"output (n×h×w)"</th><th class="num">"weights"</th>
+                                <th class="num">"forward FLOP/sample (Eq. 4)"</th><th class="num">"share"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                        <tfoot>
+                            <tr>
+                                <td colspan="5">{format!("total ({} layers)", n.layers.len())}</td>
+                                <td class="num" data-testid="total-weights">{fmt_sig(summary.weights)}</td>
+                                <td class="num" data-testid="forward-flop">{fmt_sig(total)}</td>
+                                <td></td>
+                            </tr>
+                        </tfoot>
+                    </table>
+                </div>
+                {(!ignored.is_empty()).then(|| view! {
+                    <details class="ignored" data-testid="ignored-layers" open>
+                        <summary>{format!("{} layers not counted by Eq. 4", ignored.len())}</summary>
+                        <ul>
+                            {ignored.into_iter().map(|i| view! { <li><code>{i.name}</code> " (" {i.kind} "): " {i.reason}</li> }).collect_view()}
+                        </ul>
+                    </details>
+                })}
+            }
+        })
+    }
+}
