@@ -211,7 +211,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     title=move || if used.get() { "used by a worker group" } else { "remove this device" }
                 >"✕"</button>
             </div>
-            <div class="grid3">
+            <div class="grid2">
                 <NumberField
                     label="clock [GHz]"
                     value=Signal::derive(move || processor.with(|p| match p {

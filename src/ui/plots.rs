@@ -30,11 +30,11 @@ const KINDS: [(SegmentKind, &str); 4] = [
     (SegmentKind::Pull, "#9d755d"),
 ];
 
-fn base_layout(title: &str, height: usize) -> Layout {
+fn base_layout(title: &str, height: usize, left: usize) -> Layout {
     Layout::new()
         .title(Title::with_text(title))
         .height(height)
-        .margin(Margin::new().left(70).right(20).top(50).bottom(50))
+        .margin(Margin::new().left(left).right(20).top(50).bottom(50))
         .legend(Legend::new())
 }
 
@@ -81,6 +81,15 @@ pub fn timeline(e: &ZengEvaluation) -> Value {
         );
     }
     let end = e.queue.iteration_s;
+    // Room for the longest worker name on the category axis.
+    let longest = e
+        .queue
+        .workers
+        .iter()
+        .map(|w| w.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let left = (20 + 7 * longest).clamp(70, 260);
     plot.set_layout(
         base_layout(
             &format!(
@@ -88,6 +97,7 @@ pub fn timeline(e: &ZengEvaluation) -> Value {
                 fmt_sig(end)
             ),
             120 + 40 * names.len(),
+            left,
         )
         .bar_mode(BarMode::Overlay)
         .x_axis(
@@ -95,7 +105,7 @@ pub fn timeline(e: &ZengEvaluation) -> Value {
                 .title(Title::with_text("time since iteration start [s]"))
                 .zero_line(true),
         )
-        .y_axis(Axis::new().title(Title::with_text("worker (push order)")))
+        .y_axis(Axis::new())
         .shapes(vec![Shape::new()
             .shape_type(ShapeType::Line)
             .x_ref("x")
@@ -142,7 +152,7 @@ fn line_chart(
     if log_x {
         x_axis = x_axis.type_(AxisType::Log);
     }
-    let mut layout = base_layout(title, 320)
+    let mut layout = base_layout(title, 320, 70)
         .x_axis(x_axis)
         .y_axis(Axis::new().title(Title::with_text(y_title)));
     if let Some(x) = marker_x {
@@ -205,7 +215,7 @@ pub fn workers_speedup(e: &ZengEvaluation) -> Value {
     line_chart(
         "Speedup vs number of workers",
         "workers",
-        "speedup vs fastest worker alone [×]",
+        "speedup [×] vs the line's fastest worker alone",
         false,
         series,
         Some(n),

@@ -1,0 +1,100 @@
+//! `cargo bench --bench zeng`: native timings of what every page edit
+//! recomputes, for the README's performance table. Plain timing loops
+//! (median of repeated batches), no harness.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use ddnn_planner::report::evaluate_zeng;
+use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
+use ddnn_planner::scenario::Scenario;
+use ddnn_planner::workload::{Layer, Network};
+
+/// A made-up 200-layer network: conv stacks shrinking spatially, then fc.
+fn network_200() -> Network {
+    let mut layers = Vec::new();
+    for i in 0..196u64 {
+        let stage = i / 40;
+        let ch = 64 << stage.min(3);
+        let out = 112 >> stage;
+        layers.push(Layer::conv(&format!("conv{i}"), ch, 3, ch, out));
+    }
+    for (i, (a, b)) in [(25088, 4096), (4096, 4096), (4096, 2048), (2048, 1000)]
+        .into_iter()
+        .enumerate()
+    {
+        layers.push(Layer::fc(&format!("fc{i}"), a, b));
+    }
+    Network {
+        name: "bench-200".into(),
+        layers,
+        given: None,
+        pushes: Some(50),
+        extra_forward_flop_per_sample: 0.0,
+        transfer_values: None,
+        ignored: Vec::new(),
+    }
+}
+
+fn time<F: FnMut()>(label: &str, per_batch: u32, mut f: F) {
+    let mut samples = Vec::new();
+    for _ in 0..15 {
+        let t = Instant::now();
+        for _ in 0..per_batch {
+            f();
+        }
+        samples.push(t.elapsed().as_secs_f64() / f64::from(per_batch));
+    }
+    samples.sort_by(f64::total_cmp);
+    let us = |s: f64| s * 1e6;
+    println!(
+        "{label:<58} min {:>9.1} µs  median {:>9.1} µs  max {:>9.1} µs",
+        us(samples[0]),
+        us(samples[samples.len() / 2]),
+        us(samples[samples.len() - 1])
+    );
+}
+
+fn main() {
+    let mut s = Scenario::example();
+    time(
+        "evaluate_zeng, example (VGG-16, 3 workers, all sweeps)",
+        200,
+        || {
+            black_box(evaluate_zeng(black_box(&s)).ok());
+        },
+    );
+    s.workload.network = network_200();
+    assert_eq!(s.workload.network.layers.len(), 200);
+    time(
+        "evaluate_zeng, 200-layer table, 3 workers, all sweeps",
+        200,
+        || {
+            black_box(evaluate_zeng(black_box(&s)).ok());
+        },
+    );
+    s.settings.zeng.sweep_max_workers = 256;
+    time(
+        "evaluate_zeng, 200-layer table, sweeps to 256 workers",
+        20,
+        || {
+            black_box(evaluate_zeng(black_box(&s)).ok());
+        },
+    );
+    s.settings.zeng.sweep_max_workers = 16;
+    let frag = encode_fragment(&s);
+    println!(
+        "share fragment of the 200-layer scenario: {} characters",
+        frag.len()
+    );
+    time("encode_fragment, 200-layer scenario", 200, || {
+        black_box(encode_fragment(black_box(&s)));
+    });
+    time(
+        "decode_fragment + validate, 200-layer scenario",
+        200,
+        || {
+            black_box(decode_fragment(black_box(&frag)).ok());
+        },
+    );
+}

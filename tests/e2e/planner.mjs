@@ -1,0 +1,53 @@
+// Page object for the ddnn-planner page: lookups by data-testid and the
+// numbers the specs compare. Not a spec (no .spec.mjs suffix).
+
+export const ID = (id) => `[data-testid="${id}"]`;
+
+/** Reads "<number> <unit>" text as a number. */
+export function numberIn(text) {
+  const m = String(text).match(/-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?/i);
+  return m ? Number(m[0].replace(/,/g, '')) : NaN;
+}
+
+/** Opens the page (optionally with a query/fragment) and waits for a result. */
+export async function open(ctx, suffix = '', opts = {}) {
+  const page = await ctx.newPage(opts);
+  await page.goto(ctx.baseUrl + suffix, { waitUntil: 'load' });
+  await page.locator(ID('iteration-time')).first().waitFor({ state: 'visible', timeout: 30_000 });
+  return page;
+}
+
+/** The headline iteration time in seconds. */
+export async function iterationSeconds(page) {
+  return numberIn(await page.locator(ID('iteration-time')).first().textContent());
+}
+
+/** Waits until the headline shows a value that satisfies `pred`. */
+export async function waitIteration(page, pred, what) {
+  const deadline = Date.now() + 10_000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await iterationSeconds(page);
+    if (pred(last)) return last;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`iteration time never became ${what}; last ${last}`);
+}
+
+/** Types into a NumberField (select all, type, let the input event fire). */
+export async function setField(page, testid, text) {
+  const input = page.locator(ID(testid)).first();
+  await input.fill(text);
+}
+
+/** Number of bars (points) plotly drew in a chart. */
+export async function chartPoints(page, testid) {
+  return page.locator(`${ID(testid)} .point`).count();
+}
+
+/** The text of a chart's SVG (axis labels, titles, legends). */
+export async function chartText(page, testid) {
+  return page.locator(ID(testid)).first().evaluate((el) => el.textContent || '');
+}
+
+export const within = (got, want, rel) => Math.abs(got - want) <= Math.abs(want) * rel;

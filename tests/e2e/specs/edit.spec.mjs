@@ -1,0 +1,45 @@
+import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn } from '../planner.mjs';
+
+export const name = 'editing inputs updates the result; bad values keep the last good result';
+
+export async function run(ctx) {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  // 10 GbE: Zeng Table 7, VGG-16 bs 32, 2.94 s.
+  await setField(page, 'bandwidth-gbps', '10');
+  const t10 = await waitIteration(page, (t) => t < 5, 'below 5 s');
+  assert(within(t10, 2.94, 0.02), `10 GbE: ${t10} s, Table 7 says 2.94 s`);
+
+  // Not a number: message at the field, result unchanged.
+  await setField(page, 'bandwidth-gbps', 'abc');
+  await page.locator(`label:has(${ID('bandwidth-gbps')}) ${ID('field-error')}`).first().waitFor();
+  assert.match(await page.locator(`label:has(${ID('bandwidth-gbps')})`).textContent(), /'abc' is not a number/);
+  assert.equal(await iterationSeconds(page), t10);
+
+  // Zero bandwidth parses but is invalid: named at the field, stale result kept.
+  await setField(page, 'bandwidth-gbps', '0');
+  await page.locator(ID('stale-notice')).waitFor();
+  assert.match(await page.locator(`label:has(${ID('bandwidth-gbps')})`).textContent(), /must be a positive number/);
+  assert.equal(await iterationSeconds(page), t10, 'last good result stays');
+  await setField(page, 'bandwidth-gbps', 'NaN');
+  assert.match(await page.locator(`label:has(${ID('bandwidth-gbps')})`).textContent(), /'NaN' is not a number/);
+
+  // Back to 1 GbE, then one more GPU worker: 4 workers at 1 GbE add 2 transfers.
+  await setField(page, 'bandwidth-gbps', '1');
+  await page.locator(ID('stale-notice')).waitFor({ state: 'detached' });
+  await setField(page, 'group-count', '3');
+  const t4 = await waitIteration(page, (t) => t > 30, 'above 30 s');
+  // Eq. 32 with n = 4: 8 transfers of 4.428 s + 0.278 s.
+  assert(within(t4, 8 * 4.4276 + 0.2782, 0.005), `4 workers: ${t4} s`);
+  assert.equal(await page.locator(`${ID('workers-table')} tbody tr`).count(), 4);
+
+  // Negative batch is not a whole number ≥ 0: refused at the field.
+  await page.locator(ID('group-batch')).first().fill('-4');
+  assert.match(await page.locator(`label:has(${ID('group-batch')})`).first().textContent(), /not a whole number/);
+  assert(numberIn(await page.locator(ID('iteration-time')).textContent()) === t4);
+
+  // Calibrate a CPU's SIMD from a measured iteration.
+  await page.locator(ID('calibrate-seconds')).first().fill('-3');
+  await page.locator(ID('calibrate')).first().click();
+  assert.match(await page.locator(ID('device-0')).textContent(), /cannot be a measured iteration time/);
+}

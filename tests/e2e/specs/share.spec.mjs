@@ -1,0 +1,33 @@
+import { ID, open, setField, waitIteration, iterationSeconds } from '../planner.mjs';
+
+export const name = 'a shared link reproduces the result; the embed view renders';
+
+export async function run(ctx) {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  await setField(page, 'bandwidth-gbps', '2.5');
+  const t = await waitIteration(page, (x) => x < 15 && x > 5, 'between 5 and 15 s');
+  await page.locator(ID('share')).click();
+  const url = await page.locator(ID('share-url')).inputValue();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/.*#s1\.[A-Za-z0-9_-]+$/, `share url ${url}`);
+  assert.equal(await page.evaluate(() => location.href), url, 'the address bar carries the scenario');
+
+  const fresh = await ctx.newPage();
+  await fresh.goto(url, { waitUntil: 'load' });
+  await fresh.locator(ID('iteration-time')).waitFor();
+  assert.equal(await iterationSeconds(fresh), t, 'same result from the link');
+  assert.equal(await fresh.locator(ID('bandwidth-gbps')).inputValue(), '2.5');
+
+  await page.locator(ID('embed')).click();
+  const snippet = await page.locator(ID('share-url')).inputValue();
+  const src = snippet.match(/src="([^"]+)"/)[1];
+  assert.match(src, /\?embed=1#s1\./);
+  const embed = await ctx.newPage();
+  await embed.setViewportSize({ width: 900, height: 900 });
+  await embed.goto(src, { waitUntil: 'load' });
+  await embed.locator(ID('embed-view')).waitFor();
+  assert.equal(await iterationSeconds(embed), t, 'embed shows the same result');
+  assert.equal(await embed.locator(ID('bandwidth-gbps')).count(), 0, 'embed has no inputs');
+  await embed.locator(`${ID('timeline')} .main-svg`).first().waitFor();
+  await ctx.screenshot(embed, 'embed');
+}
