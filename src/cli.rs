@@ -82,7 +82,7 @@ fn run(cli: Cli) -> Result<String, String> {
             Ok(match format {
                 Format::Json => serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?,
                 Format::Csv => to_csv(&e),
-                Format::Table => to_table(&e),
+                Format::Table => format!("{}\n{}", s.summary_line(), to_table(&e)),
             })
         }
         Command::Url { scenario, base } => {

@@ -15,8 +15,18 @@ use ddnn_planner::scenario::Scenario;
 fn check(json: &str, iteration_s: f64, speedup: f64, sweep7_s: f64) {
     let s = Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"));
     let e = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(e.queue.iteration_s.to_bits(), iteration_s.to_bits(), "{}", e.queue.iteration_s);
-    assert_eq!(e.throughput.speedup.to_bits(), speedup.to_bits(), "{}", e.throughput.speedup);
+    assert_eq!(
+        e.queue.iteration_s.to_bits(),
+        iteration_s.to_bits(),
+        "{}",
+        e.queue.iteration_s
+    );
+    assert_eq!(
+        e.throughput.speedup.to_bits(),
+        speedup.to_bits(),
+        "{}",
+        e.throughput.speedup
+    );
     let p = e.bandwidth_sweep.points[7].iteration_s;
     assert_eq!(p.to_bits(), sweep7_s.to_bits(), "{p}");
 }
@@ -48,8 +58,14 @@ fn fragment_is_identical_across_builds() {
     // Compression must not depend on the target either: a link made by the
     // CLI and one made by the page are the same string.
     let frag = encode_fragment(&Scenario::example());
-    let h = frag.bytes().fold(0u64, |h, b| h.wrapping_mul(1_099_511_628_211).wrapping_add(u64::from(b)));
-    assert_eq!((frag.len(), h), (GOLDEN_LEN, GOLDEN_HASH), "fragment changed: {frag}");
+    let h = frag.bytes().fold(0u64, |h, b| {
+        h.wrapping_mul(1_099_511_628_211).wrapping_add(u64::from(b))
+    });
+    assert_eq!(
+        (frag.len(), h),
+        (GOLDEN_LEN, GOLDEN_HASH),
+        "fragment changed: {frag}"
+    );
 }
 
 const GOLDEN_LEN: usize = 1003;

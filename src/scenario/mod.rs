@@ -138,6 +138,24 @@ impl Scenario {
         }
     }
 
+    /// One line naming the network, the cluster and the link, derived from
+    /// the inputs (the title is the user's and may be stale).
+    pub fn summary_line(&self) -> String {
+        let groups: Vec<String> = self
+            .hardware
+            .cluster
+            .workers
+            .iter()
+            .map(|g| format!("{}× {} (bs {})", g.count, g.instance, g.batch_size))
+            .collect();
+        format!(
+            "{} · {} · PS link {} Gb/s",
+            self.workload.network.name,
+            groups.join(" + "),
+            self.hardware.cluster.ps.bandwidth_bytes_per_s * 8.0 / 1e9
+        )
+    }
+
     pub fn instance(&self, name: &str) -> Option<&Instance> {
         self.hardware.catalog.iter().find(|i| i.name == name)
     }

@@ -15,6 +15,7 @@ mod workload_panel;
 
 use leptos::prelude::*;
 
+use crate::scenario::Scenario;
 use state::{is_embed, share_url, AppState};
 
 /// The whole page; `?embed=1` shows only the result panels.
@@ -23,12 +24,16 @@ pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let title = move || state.scenario.with(|s| s.title.clone());
+    let summary = move || state.scenario.with(Scenario::summary_line);
     if is_embed() {
         let full = share_url(false);
         return view! {
             <main class="embed" data-testid="embed-view">
                 <header class="embed-head">
-                    <strong>{title}</strong>
+                    <div>
+                        <strong>{title}</strong>
+                        <p class="hint" data-testid="scenario-summary">{summary}</p>
+                    </div>
                     <a href=full target="_blank" rel="noopener">"open in ddnn-planner ↗"</a>
                 </header>
                 <Banner />

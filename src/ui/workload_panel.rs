@@ -129,6 +129,16 @@ pub fn WorkloadPanel() -> impl IntoView {
         <section class="panel" aria-label="workload">
             <h2>"Workload"</h2>
             <label class="field">
+                <span class="field-label">"scenario title (shown on shared and embedded views)"</span>
+                <input
+                    type="text"
+                    prop:value=move || sc.with(|s| s.title.clone())
+                    on:change=move |ev| sc.update(|s| s.title = event_target_value(&ev))
+                    data-testid="title"
+                />
+                <span class="field-help" data-testid="scenario-summary">{move || sc.with(crate::scenario::Scenario::summary_line)}</span>
+            </label>
+            <label class="field">
                 <span class="field-label">"network"</span>
                 <select on:change=on_preset data-testid="network-preset">
                     <option value="" selected=move || current_preset.get().is_none()>

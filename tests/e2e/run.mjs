@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// End-to-end test harness for ddnn-planner: plain Node ESM + playwright-core,
+// driving the system Chromium (Debian /usr/bin/chromium) against the built dist/.
+//
+//   node tests/e2e/run.mjs [name-filter ...]
+//
+// Environment:
+//   DIST         directory to serve (default: <repo>/dist, i.e. `trunk build --release` output)
+//   BASE_PATH    serve DIST under this sub-path, e.g. /ddnn-planner/ (default: /); use it
+//                together with TRUNK_BUILD_PUBLIC_URL to test a GitHub Pages style build
+//   CHROMIUM     browser executable (default: /usr/bin/chromium)
+//   SPECS_DIR    directory holding *.spec.mjs files (default: tests/e2e/specs)
+//   SCREENSHOTS  directory for ctx.screenshot() (default: <repo>/docs/screenshots)
+//   SPEC_TIMEOUT_MS  per-spec time limit (default: 60000)
+//   HEADED=1     show the browser window (debugging only)
+//
+// Each spec module exports `name` (string) and `async function run(ctx)`. The context:
+//   ctx.baseUrl                 e.g. http://127.0.0.1:41234/ (ends with "/")
+//   ctx.url(path)               absolute URL for a path relative to baseUrl
+//   await ctx.newPage(opts)     a fresh page; every console error, page error and request
+//                               to a host other than 127.0.0.1 fails the spec.
+//                               opts.allowConsole: RegExp[] of console errors to tolerate
+//   await ctx.screenshot(page, 'name')   saves SCREENSHOTS/name.png (full page)
+//   ctx.assert                  assert(cond, msg), .equal, .notEqual, .match, .ok, .fail
+//   ctx.log(...args)            indented log line under the spec
+
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { normaliseBasePath, startServer } from './server.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const DIST = path.resolve(process.env.DIST || path.join(ROOT, 'dist'));
+const SPECS_DIR = path.resolve(process.env.SPECS_DIR || path.join(HERE, 'specs'));
+const SCREENSHOTS = path.resolve(process.env.SCREENSHOTS || path.join(ROOT, 'docs', 'screenshots'));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SPEC_TIMEOUT_MS = Number(process.env.SPEC_TIMEOUT_MS || 60_000);
+const BASE_PATH = normaliseBasePath(process.env.BASE_PATH || '/');
+const LOCAL_HOST = '127.0.0.1';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// ---------------------------------------------------------------------------------------
+// Assertions.
+
+class AssertionError extends Error {}
+class SpecTimeout extends Error {}
+
+function fmt(v) {
+  try {
+    return typeof v === 'string' ? JSON.stringify(v) : String(JSON.stringify(v) ?? v);
+  } catch {
+    return String(v);
+  }
+}
+
+function assert(cond, msg = 'assertion failed') {
+  if (!cond) throw new AssertionError(msg);
+}
+assert.ok = assert;
+assert.fail = (msg = 'failed') => {
+  throw new AssertionError(msg);
+};
+assert.equal = (actual, expected, msg) => {
+  if (!Object.is(actual, expected)) {
+    throw new AssertionError(`${msg ? `${msg}: ` : ''}expected ${fmt(expected)}, got ${fmt(actual)}`);
+  }
+};
+assert.notEqual = (actual, unexpected, msg) => {
+  if (Object.is(actual, unexpected)) {
+    throw new AssertionError(`${msg ? `${msg}: ` : ''}did not expect ${fmt(unexpected)}`);
+  }
+};
+assert.match = (text, re, msg) => {
+  if (typeof text !== 'string' || !re.test(text)) {
+    throw new AssertionError(`${msg ? `${msg}: ` : ''}${fmt(text)} does not match ${re}`);
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Request policy: only 127.0.0.1 (and data:/blob:/about: URLs) may be requested.
+
+function isAllowedUrl(raw) {
+  let u;
+  try {
+    u = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (u.protocol === 'data:' || u.protocol === 'blob:' || u.protocol === 'about:') return true;
+  return u.hostname === LOCAL_HOST;
+}
+
+// ---------------------------------------------------------------------------------------
+// Spec runner.
+
+async function loadSpecs(filters) {
+  let files;
+  try {
+    files = (await fsp.readdir(SPECS_DIR)).filter((f) => f.endsWith('.spec.mjs')).sort();
+  } catch (err) {
+    throw new Error(`cannot read specs directory ${SPECS_DIR}: ${err.message}`);
+  }
+  const specs = [];
+  for (const f of files) {
+    const mod = await import(pathToFileURL(path.join(SPECS_DIR, f)).href);
+    if (typeof mod.name !== 'string' || typeof mod.run !== 'function') {
+      throw new Error(`${f}: a spec must export \`name\` (string) and \`async function run(ctx)\``);
+    }
+    if (filters.length && !filters.some((x) => mod.name.includes(x) || f.includes(x))) continue;
+    specs.push({ file: f, name: mod.name, run: mod.run });
+  }
+  return specs;
+}
+
+async function runSpec(spec, context, baseUrl) {
+  const problems = [];
+  const pages = [];
+  const log = (...args) => console.log('    ', ...args);
+
+  const ctx = {
+    baseUrl,
+    url: (p = '') => new URL(String(p).replace(/^\//, ''), baseUrl).href,
+    assert,
+    log,
+    async newPage(opts = {}) {
+      const allowConsole = opts.allowConsole || [];
+      const page = await context.newPage();
+      pages.push(page);
+      page.setDefaultTimeout(Math.min(30_000, SPEC_TIMEOUT_MS));
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        const text = msg.text();
+        if (allowConsole.some((re) => re.test(text))) return;
+        const loc = msg.location();
+        const where = loc && loc.url ? ` (${loc.url}:${loc.lineNumber})` : '';
+        problems.push(`console error: ${text}${where}`);
+      });
+      page.on('pageerror', (err) => {
+        problems.push(`page error: ${err && err.stack ? err.stack : err}`);
+      });
+      page.on('request', (req) => {
+        if (!isAllowedUrl(req.url())) problems.push(`request to a non-local address: ${req.url()}`);
+      });
+      // Never let a non-local request leave the machine.
+      await page.route(
+        (url) => !isAllowedUrl(url.href),
+        (route) => route.abort('blockedbyclient'),
+      );
+      return page;
+    },
+    async screenshot(page, name) {
+      assert(/^[A-Za-z0-9_.-]+$/.test(name), `bad screenshot name ${fmt(name)}`);
+      await fsp.mkdir(SCREENSHOTS, { recursive: true });
+      const file = path.join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+      log(`screenshot: ${file.startsWith(ROOT + path.sep) ? path.relative(ROOT, file) : file}`);
+      return file;
+    },
+  };
+
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SpecTimeout(`timed out after ${SPEC_TIMEOUT_MS / 1000} s`)),
+      SPEC_TIMEOUT_MS,
+    );
+  });
+  let error = null;
+  try {
+    await Promise.race([spec.run(ctx), timeout]);
+  } catch (err) {
+    error = err;
+  } finally {
+    clearTimeout(timer);
+  }
+  for (const page of pages) await page.close().catch(() => {});
+  return { error, problems };
+}
+
+async function main() {
+  const filters = process.argv.slice(2);
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    console.error(`e2e: ${DIST}/index.html not found; build first (make build / trunk build --release)`);
+    return 2;
+  }
+  if (!fs.existsSync(CHROMIUM)) {
+    console.error(`e2e: browser ${CHROMIUM} not found (apt-get install chromium, or set CHROMIUM)`);
+    return 2;
+  }
+  const specs = await loadSpecs(filters);
+  if (specs.length === 0) {
+    console.error(`e2e: no specs found in ${SPECS_DIR}${filters.length ? ` matching ${filters.join(', ')}` : ''}`);
+    return 2;
+  }
+
+  const server = await startServer(DIST, BASE_PATH, { host: LOCAL_HOST, port: 0 });
+  const { port } = server.address();
+  const baseUrl = `http://${LOCAL_HOST}:${port}${BASE_PATH}`;
+  const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ddnn-e2e-profile-'));
+  console.log(`e2e: serving ${DIST} at ${baseUrl}`);
+  console.log(`e2e: ${CHROMIUM} (${specs.length} spec${specs.length === 1 ? '' : 's'})`);
+
+  let context;
+  let failed = 0;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: !process.env.HEADED,
+      args: process.env.HEADED ? CHROMIUM_ARGS.filter((a) => a !== '--headless') : CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+      serviceWorkers: 'block',
+      timeout: 60_000,
+    });
+    // The persistent context opens one blank page; specs get their own.
+    for (const p of context.pages()) await p.close().catch(() => {});
+    console.log(`e2e: browser version ${context.browser()?.version() ?? '(persistent context)'}`);
+
+    for (const spec of specs) {
+      const t0 = Date.now();
+      const { error, problems } = await runSpec(spec, context, baseUrl);
+      const secs = ((Date.now() - t0) / 1000).toFixed(1);
+      if (!error && problems.length === 0) {
+        console.log(`PASS ${spec.name} (${secs} s)`);
+      } else {
+        failed += 1;
+        console.log(`FAIL ${spec.name} (${secs} s) [${spec.file}]`);
+        if (error) {
+          const text =
+            error instanceof AssertionError
+              ? `assertion: ${error.message}`
+              : error instanceof SpecTimeout
+                ? error.message
+                : error.stack || String(error);
+          console.log(indent(text));
+        }
+        for (const p of problems) console.log(indent(p));
+      }
+    }
+  } finally {
+    if (context) await context.close().catch(() => {});
+    const closed = new Promise((r) => server.close(r));
+    server.closeAllConnections?.();
+    await closed;
+    await fsp.rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  console.log(`e2e: ${specs.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+function indent(text) {
+  return String(text)
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error('e2e: harness error:', err && err.stack ? err.stack : err);
+    process.exit(2);
+  },
+);

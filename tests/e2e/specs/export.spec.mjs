@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { ID, open, iterationSeconds, waitIteration, within } from '../planner.mjs';
+
+export const name = 'scenario JSON export/import, results CSV and chart SVG downloads';
+
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(ID(testid)).click()]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), text: fs.readFileSync(file, 'utf8') };
+}
+
+async function importJson(page, name, text) {
+  await page.locator(ID('import-json')).setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+}
+
+export async function run(ctx) {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  const t = await iterationSeconds(page);
+
+  const json = await download(page, 'export-json');
+  assert.match(json.name, /\.scenario\.json$/);
+  const doc = JSON.parse(json.text);
+  assert.equal(doc.version, 1);
+  assert.equal(doc.hardware.cluster.workers.length, 2);
+
+  const csv = await download(page, 'export-csv');
+  assert.match(csv.name, /\.results\.csv$/);
+  assert(csv.text.startsWith('section,quantity,value,unit'), csv.text.slice(0, 80));
+  const row = csv.text.split('\n').find((l) => l.includes('iteration time, push queue'));
+  // The quantity is quoted (it has a comma); the value is full precision.
+  const value = Number((row || '').match(/",([^,]+),s\r?$/)?.[1]);
+  assert(within(value, t, 1e-3), `CSV row ${row} vs screen ${t}`);
+  assert(csv.text.includes('timeline,Quadro RTX 4000 #1,push,'), 'timeline section');
+
+  const svg = await download(page, 'timeline-svg');
+  assert.match(svg.name, /\.svg$/);
+  assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');
+
+  // Import the exported document with a 10 GbE link: Table 7's 2.94 s.
+  doc.hardware.cluster.ps.bandwidth_bytes_per_s = 1.25e9;
+  await importJson(page, 'edited.json', JSON.stringify(doc));
+  const t10 = await waitIteration(page, (x) => x < 5, 'below 5 s');
+  assert(within(t10, 2.94, 0.02), `imported 10 GbE: ${t10}`);
+
+  // Broken and future documents: a banner naming the file, scenario kept.
+  await importJson(page, 'broken.json', '{"version": 1, "workload": ');
+  await page.locator(ID('scenario-error')).waitFor();
+  assert.match(await page.locator(ID('scenario-error')).textContent(), /broken\.json: .*current scenario is kept/);
+  assert.equal(await iterationSeconds(page), t10);
+  doc.version = 99;
+  await importJson(page, 'future.json', JSON.stringify(doc));
+  await page.waitForFunction(() => /future\.json: .*newer ddnn-planner/.test(document.querySelector('[data-testid="scenario-error"]')?.textContent || ''));
+  assert.equal(await iterationSeconds(page), t10);
+}
