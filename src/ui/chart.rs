@@ -1,6 +1,10 @@
 //! One chart component for every figure: draws with `Plotly.react` when its
 //! figure changes, offers SVG/PNG export, and shows plotly's failures as
 //! text instead of panicking.
+//!
+//! A chart redraws only while it is on screen (or about to be): each
+//! `Plotly.react` costs ~25 ms, and an edit must not pay for charts the user
+//! cannot see. Scrolling a chart into view draws its newest figure.
 
 use leptos::html;
 use leptos::prelude::*;
@@ -21,11 +25,22 @@ pub fn Chart(
 ) -> impl IntoView {
     let node = NodeRef::<html::Div>::new();
     let error = RwSignal::new(None::<String>);
+    let visible = RwSignal::new(false);
+    let drawn = StoredValue::new(None::<Value>);
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            observe_visibility(&el, visible);
+        }
+    });
     Effect::new(move |_| {
         let fig = figure.get();
-        let (Some(el), Some(fig)) = (node.get(), fig) else {
+        let (Some(el), Some(fig), true) = (node.get(), fig, visible.get()) else {
             return;
         };
+        if drawn.with_value(|d| d.as_ref() == Some(&fig)) {
+            return;
+        }
+        drawn.set_value(Some(fig.clone()));
         spawn_local(async move {
             let el: &web_sys::HtmlElement = &el;
             error.set(plotly_js::react(el, &fig).await.err());
@@ -58,5 +73,30 @@ pub fn Chart(
                 {move || error.get().map(|e| view! { <span class="field-error">"chart: " {e}</span> })}
             </figcaption>
         </figure>
+    }
+}
+
+/// Keeps `visible` true while `el` is within 300 px of the viewport.
+fn observe_visibility(el: &web_sys::HtmlElement, visible: RwSignal<bool>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        for entry in entries.iter() {
+            if let Ok(entry) = entry.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                visible.set(entry.is_intersecting());
+            }
+        }
+    });
+    let opts = web_sys::IntersectionObserverInit::new();
+    opts.set_root_margin("300px");
+    match web_sys::IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &opts) {
+        Ok(observer) => {
+            observer.observe(el);
+            // The observer and its callback live as long as the chart.
+            on_change.forget();
+            on_cleanup(move || observer.disconnect());
+        }
+        // No IntersectionObserver: draw always.
+        Err(_) => visible.set(true),
     }
 }

@@ -51,3 +51,15 @@ export async function chartText(page, testid) {
 }
 
 export const within = (got, want, rel) => Math.abs(got - want) <= Math.abs(want) * rel;
+
+/** Charts draw only near the viewport: scroll each into view, wait for it,
+ *  then return to the top (for full-page screenshots). */
+export async function drawAllCharts(page) {
+  const charts = page.locator('.chart');
+  const n = await charts.count();
+  for (let i = 0; i < n; i++) {
+    await charts.nth(i).scrollIntoViewIfNeeded();
+    await charts.nth(i).locator('.main-svg').first().waitFor();
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}

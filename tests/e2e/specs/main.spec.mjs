@@ -1,4 +1,4 @@
-import { ID, open, iterationSeconds, chartPoints, chartText, within } from '../planner.mjs';
+import { ID, open, iterationSeconds, chartPoints, chartText, within, drawAllCharts } from '../planner.mjs';
 
 export const name = 'example renders real numbers, a timeline and charts';
 
@@ -24,8 +24,8 @@ export async function run(ctx) {
   assert.equal(await page.locator(`${ID('layer-table')} tbody tr`).count(), 16);
   assert.equal((await page.locator(ID('forward-flop')).textContent()).trim(), '3.094e10');
 
+  await drawAllCharts(page);
   for (const c of ['chart-workers', 'chart-speedup', 'chart-bandwidth']) {
-    await page.locator(`${ID(c)} .main-svg`).first().waitFor();
     assert((await page.locator(`${ID(c)} .scatterlayer .trace`).count()) >= 1, `${c} has no trace`);
   }
   assert((await chartText(page, 'chart-bandwidth')).includes('PS link bandwidth [Gb/s]'));

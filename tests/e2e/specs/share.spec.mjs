@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, iterationSeconds } from '../planner.mjs';
+import { ID, open, setField, waitIteration, iterationSeconds, drawAllCharts } from '../planner.mjs';
 
 export const name = 'a shared link reproduces the result; the embed view renders';
 
@@ -28,6 +28,6 @@ export async function run(ctx) {
   await embed.locator(ID('embed-view')).waitFor();
   assert.equal(await iterationSeconds(embed), t, 'embed shows the same result');
   assert.equal(await embed.locator(ID('bandwidth-gbps')).count(), 0, 'embed has no inputs');
-  await embed.locator(`${ID('timeline')} .main-svg`).first().waitFor();
+  await drawAllCharts(embed);
   await ctx.screenshot(embed, 'embed');
 }

@@ -34,5 +34,4 @@ export async function run(ctx) {
   assert(Number.isFinite(value) && value > 0, `iteration time ${JSON.stringify(text)} is not a positive number`);
   ctx.log(`iteration time: ${text.trim()}`);
 
-  await ctx.screenshot(page, 'main');
 }
