@@ -89,7 +89,8 @@ fn observe_visibility(el: &web_sys::HtmlElement, visible: RwSignal<bool>) {
     });
     let opts = web_sys::IntersectionObserverInit::new();
     opts.set_root_margin("300px");
-    match web_sys::IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &opts) {
+    match web_sys::IntersectionObserver::new_with_options(on_change.as_ref().unchecked_ref(), &opts)
+    {
         Ok(observer) => {
             observer.observe(el);
             // The observer and its callback live as long as the chart.
