@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::report::csv_out::{to_csv, to_table};
-use crate::report::evaluate_zeng;
+use crate::report::cynthia_rows::{cynthia_csv, cynthia_table};
+use crate::report::{evaluate_cynthia, evaluate_zeng};
 use crate::scenario::codec::{decode_fragment, encode_fragment};
 use crate::scenario::Scenario;
 use crate::workload::presets::{network_preset, network_presets};
@@ -79,10 +80,44 @@ fn run(cli: Cli) -> Result<String, String> {
                     .collect::<Vec<_>>()
                     .join("\n")
             })?;
+            // Cynthia runs only when the scenario carries a job profile.
+            let c = s.workload.profile.as_ref().map(|_| evaluate_cynthia(&s));
             Ok(match format {
-                Format::Json => serde_json::to_string_pretty(&e).map_err(|e| e.to_string())?,
-                Format::Csv => to_csv(&e),
-                Format::Table => format!("{}\n{}", s.summary_line(), to_table(&e)),
+                Format::Json => {
+                    let mut v = serde_json::json!({ "zeng": e });
+                    match &c {
+                        Some(Ok(c)) => {
+                            v["cynthia"] = serde_json::to_value(c).map_err(|e| e.to_string())?
+                        }
+                        Some(Err(errs)) => {
+                            v["cynthia_errors"] =
+                                serde_json::to_value(errs).map_err(|e| e.to_string())?
+                        }
+                        None => {}
+                    }
+                    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+                }
+                Format::Csv => {
+                    let mut out = to_csv(&e);
+                    if let Some(Ok(c)) = &c {
+                        out.push_str(&cynthia_csv(c));
+                    }
+                    out
+                }
+                Format::Table => {
+                    let mut out = format!("{}\n{}", s.summary_line(), to_table(&e));
+                    match &c {
+                        Some(Ok(c)) => out.push_str(&cynthia_table(c)),
+                        Some(Err(errs)) => {
+                            out.push_str("\nCynthia: not evaluated\n");
+                            for e in errs {
+                                out.push_str(&format!("  {e}\n"));
+                            }
+                        }
+                        None => {}
+                    }
+                    out
+                }
             })
         }
         Command::Url { scenario, base } => {

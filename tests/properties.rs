@@ -125,3 +125,87 @@ proptest! {
         let _ = decode_fragment(&format!("s1.{junk}"));
     }
 }
+
+mod cynthia {
+    use ddnn_planner::models::cynthia::{
+        algorithm1, exact, iteration, ClusterSpec, Goals, Group, InstanceType,
+    };
+    use ddnn_planner::workload::profile::{LossParams, Profile, SyncMode};
+    use proptest::prelude::*;
+
+    fn profile() -> impl Strategy<Value = Profile> {
+        (
+            any::<bool>(),
+            1e8..1e11f64,
+            1e5..1e9f64,
+            1e7..1e10f64,
+            1e4..1e8f64,
+            1e9..1e10f64,
+        )
+            .prop_map(|(asp, w, g, cp, bp, cb)| Profile {
+                name: "p".into(),
+                sync: if asp { SyncMode::Asp } else { SyncMode::Bsp },
+                w_iter_flop: w,
+                g_param_bytes: g,
+                c_prof_flops: cp,
+                b_prof_bytes_per_s: bp,
+                c_base_flops: cb,
+                source: String::new(),
+            })
+    }
+
+    fn kind() -> impl Strategy<Value = InstanceType> {
+        (1e9..1e10f64, 1e7..1e9f64, 0.01..5.0f64).prop_map(|(c, b, p)| InstanceType {
+            name: format!("t{c:.0}"),
+            c_flops: c,
+            b_bytes_per_s: b,
+            price_per_hour: p,
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// More PS bandwidth or CPU never lengthens an iteration.
+        #[test]
+        fn more_ps_resources_never_slower(p in profile(), wk in kind(), ps in kind(), n in 1u32..64, k in 1.0..10.0f64, cpu in any::<bool>()) {
+            let base = ClusterSpec { workers: vec![Group { kind: wk.clone(), count: n }], ps: vec![Group { kind: ps.clone(), count: 1 }] };
+            let mut bigger = ps.clone();
+            if cpu { bigger.c_flops *= k } else { bigger.b_bytes_per_s *= k }
+            let more = ClusterSpec { workers: vec![Group { kind: wk, count: n }], ps: vec![Group { kind: bigger, count: 1 }] };
+            prop_assert!(iteration(&p, &more).t_iter_s <= iteration(&p, &base).t_iter_s * (1.0 + 1e-12));
+        }
+
+        /// Every exact plan satisfies its own constraints.
+        #[test]
+        fn exact_plans_meet_constraints(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.1..100.0f64, budget in prop::option::of(1.0..1e4f64)) {
+            let loss = LossParams { beta0: 100.0, beta1: 10.0 };
+            let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: budget };
+            let r = exact(&p, &loss, &goals, &types, 24).map_err(TestCaseError::fail)?;
+            if let Some(plan) = r.plan {
+                prop_assert!(plan.run.train_time_s <= goals.time_s);
+                prop_assert!(budget.is_none_or(|b| plan.run.cost_usd <= b));
+                prop_assert!(1 <= plan.run.n_ps && plan.run.n_ps <= plan.run.n_wk && plan.run.n_wk <= 24);
+            } else {
+                prop_assert_eq!(r.shortfalls.len(), types.len());
+            }
+        }
+
+        /// The exact search never costs more than Algorithm 1's plan when
+        /// that plan lies in its search space (n_ps ≤ n_wk ≤ the limit).
+        #[test]
+        fn exact_never_dearer_than_algorithm1(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.1..100.0f64) {
+            let loss = LossParams { beta0: 100.0, beta1: 10.0 };
+            let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: None };
+            let paper = algorithm1(&p, &loss, &goals, &types).map_err(TestCaseError::fail)?;
+            let best = exact(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
+            if let Some(a) = paper.plan {
+                prop_assert!(a.run.train_time_s < goals.time_s);
+                if a.run.n_ps <= a.run.n_wk && a.run.n_wk <= 32 {
+                    let e = best.plan.ok_or_else(|| TestCaseError::fail("exact found nothing"))?;
+                    prop_assert!(e.run.cost_usd <= a.run.cost_usd * (1.0 + 1e-12));
+                }
+            }
+        }
+    }
+}

@@ -51,6 +51,10 @@ fn shipped_example_files_load() {
             include_str!("../public/examples/alexnet-cpu-2workers.json"),
         ),
         (
+            "cifar10-bsp-m4.json",
+            include_str!("../public/examples/cifar10-bsp-m4.json"),
+        ),
+        (
             "resnet50-10gbe.json",
             include_str!("../public/examples/resnet50-10gbe.json"),
         ),

@@ -3,6 +3,7 @@
 //! Units inside: Hz, FLOP/s, bytes/s, USD per hour. The UI converts at the
 //! edges (GHz, Gb/s).
 
+pub mod aws;
 pub mod presets;
 
 use serde::{Deserialize, Serialize};
@@ -123,6 +124,17 @@ pub struct ParameterServer {
     /// the paper's model leaves it out, so the default is 0).
     #[serde(default)]
     pub latency_s: f64,
+    /// Catalog instance of the PS nodes (Cynthia reads their CPU and
+    /// bandwidth; Zeng uses `bandwidth_bytes_per_s` above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// Number of PS nodes (Cynthia).
+    #[serde(default = "one_ps")]
+    pub count: u32,
+}
+
+fn one_ps() -> u32 {
+    1
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use crate::models::zeng::{
     iteration_flop, regime, simulate, throughput, Link, NetworkFigures, QueueResult, Regime,
     Throughput, WorkerInput, BYTES_PER_VALUE,
 };
-use crate::scenario::{FieldError, Scenario};
+use crate::scenario::{FieldError, Model, Scenario};
 use crate::workload::NetworkSummary;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,7 +136,7 @@ pub fn bandwidth_grid() -> Vec<f64> {
 }
 
 pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
-    let errs = s.validate();
+    let errs = s.validate_for(Model::Zeng);
     if !errs.is_empty() {
         return Err(errs);
     }

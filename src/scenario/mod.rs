@@ -14,9 +14,10 @@ use crate::hardware::presets::{zeng_devices, GTX_1060, QUADRO_RTX_4000};
 use crate::hardware::{gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, WorkerGroup};
 use crate::models::zeng::DEFAULT_FLOPS_PER_WEIGHT;
 use crate::workload::presets::network_preset;
+use crate::workload::profile::{LossCurve, LossParams, Profile};
 use crate::workload::{GivenFigures, Network};
 
-pub use validate::FieldError;
+pub use validate::{FieldError, Model};
 
 /// The document version this build writes and the newest it reads.
 pub const SCENARIO_VERSION: u32 = 1;
@@ -34,10 +35,19 @@ pub struct Scenario {
     pub settings: Settings,
 }
 
-/// What is trained.
+/// What is trained: the network (Zeng) and, for the planning models, a
+/// profile of the job and its loss curve (Cynthia).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
     pub network: Network,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// `β0, β1` of Cynthia's Eq. 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossParams>,
+    /// The measured curve `loss` was fitted from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_curve: Option<LossCurve>,
 }
 
 /// The shared instance catalog and the cluster built from it.
@@ -62,6 +72,31 @@ pub struct Goals {
 pub struct Settings {
     #[serde(default)]
     pub zeng: ZengSettings,
+    #[serde(default)]
+    pub cynthia: CynthiaSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CynthiaSettings {
+    /// Largest worker count of the exact search and the cost curves.
+    #[serde(default = "default_max_workers")]
+    pub max_workers: u32,
+    /// Price plans at spot rather than on-demand prices.
+    #[serde(default)]
+    pub spot: bool,
+}
+
+fn default_max_workers() -> u32 {
+    64
+}
+
+impl Default for CynthiaSettings {
+    fn default() -> Self {
+        CynthiaSettings {
+            max_workers: default_max_workers(),
+            spot: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,7 +146,12 @@ impl Scenario {
         Scenario {
             version: SCENARIO_VERSION,
             title: "VGG-16 on 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE".into(),
-            workload: Workload { network },
+            workload: Workload {
+                network,
+                profile: None,
+                loss: None,
+                loss_curve: None,
+            },
             hardware: Hardware {
                 catalog: zeng_devices(),
                 cluster: Cluster {
@@ -130,6 +170,8 @@ impl Scenario {
                     ps: ParameterServer {
                         bandwidth_bytes_per_s: gbit_per_s_to_bytes(1.0),
                         latency_s: 0.0,
+                        instance: None,
+                        count: 1,
                     },
                 },
             },

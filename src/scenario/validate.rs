@@ -25,7 +25,44 @@ fn positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
 
+/// The models, for picking the validation messages each one depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    Zeng,
+    Cynthia,
+}
+
+/// Fields only Cynthia reads.
+const CYNTHIA_ONLY: [&str; 6] = [
+    "workload.profile",
+    "workload.loss",
+    "goals.",
+    "settings.cynthia",
+    "hardware.cluster.ps.instance",
+    "hardware.cluster.ps.count",
+];
+/// Fields only Zeng reads.
+const ZENG_ONLY: [&str; 4] = [
+    "workload.network",
+    "settings.zeng",
+    "hardware.cluster.ps.bandwidth",
+    "hardware.cluster.ps.latency",
+];
+
 impl Scenario {
+    /// The messages that stop `model` from running: one model's bad field
+    /// must not blank the other's results.
+    pub fn validate_for(&self, model: Model) -> Vec<FieldError> {
+        let skip: &[&str] = match model {
+            Model::Zeng => &CYNTHIA_ONLY,
+            Model::Cynthia => &ZENG_ONLY,
+        };
+        self.validate()
+            .into_iter()
+            .filter(|e| !skip.iter().any(|p| e.field.starts_with(p)))
+            .collect()
+    }
+
     pub fn validate(&self) -> Vec<FieldError> {
         let mut errs: Vec<FieldError> = self
             .workload
@@ -129,6 +166,61 @@ impl Scenario {
                     errs.push(err(field, format!("must be a positive number (got {v})")));
                 }
             }
+        }
+
+        if let Some(p) = &self.workload.profile {
+            for (field, v) in [
+                ("workload.profile.w_iter", p.w_iter_flop),
+                ("workload.profile.g_param", p.g_param_bytes),
+                ("workload.profile.c_prof", p.c_prof_flops),
+                ("workload.profile.b_prof", p.b_prof_bytes_per_s),
+                ("workload.profile.c_base", p.c_base_flops),
+            ] {
+                if !positive(v) {
+                    errs.push(err(field, format!("must be a positive number (got {v})")));
+                }
+            }
+        }
+        if let Some(l) = &self.workload.loss {
+            if !positive(l.beta0) {
+                errs.push(err(
+                    "workload.loss.beta0",
+                    format!("β0 must be a positive number (got {})", l.beta0),
+                ));
+            }
+            if !l.beta1.is_finite() {
+                errs.push(err(
+                    "workload.loss.beta1",
+                    format!("β1 must be a number (got {})", l.beta1),
+                ));
+            }
+        }
+        if let Some(name) = &cluster.ps.instance {
+            if self.instance(name).is_none() {
+                errs.push(err(
+                    "hardware.cluster.ps.instance",
+                    format!("'{name}' is not in the instance catalog"),
+                ));
+            }
+        }
+        if cluster.ps.count == 0 || cluster.ps.count > MAX_WORKERS {
+            errs.push(err(
+                "hardware.cluster.ps.count",
+                format!(
+                    "PS nodes must be between 1 and {MAX_WORKERS} (got {})",
+                    cluster.ps.count
+                ),
+            ));
+        }
+        let c = &self.settings.cynthia;
+        if c.max_workers == 0 || c.max_workers > 256 {
+            errs.push(err(
+                "settings.cynthia.max_workers",
+                format!(
+                    "the search limit must be 1-256 workers (got {})",
+                    c.max_workers
+                ),
+            ));
         }
 
         let z = &self.settings.zeng;

@@ -3,9 +3,10 @@
 
 use leptos::prelude::*;
 
+use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
-use crate::hardware::{Instance, Processor};
+use super::fields::{FieldErrors, NumberField, OptNumberField};
+use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Processor};
 use crate::models::zeng::calibrate_simd;
 use crate::report::zeng_eval::network_figures;
 
@@ -61,6 +62,7 @@ pub fn CatalogPanel() -> impl IntoView {
             <div class="row">
                 <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
                 <button type="button" class="secondary" on:click=add(true)>"+ GPU"</button>
+                <button type="button" class="secondary" on:click=move |_| sc.update(add_aws_catalog) data-testid="add-aws">"+ AWS dockers (Cynthia)"</button>
             </div>
         </section>
     }
@@ -271,7 +273,30 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     }.into_any()
                 }}
             </div>
-            {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! { <p class="hint source">{s}</p> })}
+            <div class="grid3">
+                <OptNumberField
+                    label="network [Gb/s]"
+                    value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.network_bytes_per_s).map(bytes_to_gbit_per_s)))
+                    on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.network_bytes_per_s = v.map(gbit_per_s_to_bytes) }))
+                />
+                <OptNumberField
+                    label="price [USD/h]"
+                    value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.price_per_hour)))
+                    on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.price_per_hour = v }))
+                    testid="device-price"
+                />
+                <OptNumberField
+                    label="spot [USD/h]"
+                    value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.spot_price_per_hour)))
+                    on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.spot_price_per_hour = v }))
+                />
+            </div>
+            {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! {
+                <details class="hint source">
+                    <summary>"where these figures come from"</summary>
+                    {s}
+                </details>
+            })}
         </div>
     }
 }

@@ -73,6 +73,41 @@ pub fn ClusterPanel() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
+            <h3>"Parameter servers (Cynthia)"</h3>
+            <div class="grid2">
+                <label class="field">
+                    <span class="field-label">"PS instance type"</span>
+                    <select
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            sc.update(|s| s.hardware.cluster.ps.instance = (!v.is_empty()).then_some(v));
+                        }
+                        data-testid="ps-instance"
+                    >
+                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none"</option>
+                        {move || {
+                            let current = sc.with(|s| s.hardware.cluster.ps.instance.clone());
+                            sc.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect::<Vec<_>>())
+                                .into_iter()
+                                .map(|n| {
+                                    let selected = current.as_deref() == Some(n.as_str());
+                                    let label = n.clone();
+                                    view! { <option value=n selected=selected>{label}</option> }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                    <FieldErrors errors=state.errors_at("hardware.cluster.ps.instance") />
+                </label>
+                <NumberField
+                    label="PS nodes"
+                    integer=true
+                    value=Signal::derive(move || sc.with(|s| f64::from(s.hardware.cluster.ps.count)))
+                    on_set=Callback::new(move |v: f64| sc.update(|s| s.hardware.cluster.ps.count = v as u32))
+                    errors=state.errors_at("hardware.cluster.ps.count")
+                    testid="ps-count"
+                />
+            </div>
             <NumberField
                 label="largest worker count in the scaling charts"
                 integer=true
@@ -125,13 +160,13 @@ fn GroupRow(i: usize) -> impl IntoView {
     let count_field = format!("hardware.cluster.workers[{i}].count");
     let batch_field = format!("hardware.cluster.workers[{i}].batch_size");
     let errors_for = move |field: String| {
-        Signal::derive(move || match state.result.get() {
-            Ok(_) => Vec::new(),
-            Err(errs) => errs
-                .iter()
-                .filter(|e| e.field == field)
-                .map(|e| e.message.clone())
-                .collect(),
+        Signal::derive(move || {
+            state.validation.with(|v| {
+                v.iter()
+                    .filter(|e| e.field == field)
+                    .map(|e| e.message.clone())
+                    .collect()
+            })
         })
     };
     view! {
@@ -172,7 +207,7 @@ fn GroupRow(i: usize) -> impl IntoView {
                     testid="group-batch"
                 />
             </td>
-            <td><button type="button" class="small secondary" on:click=remove title="remove this group">"✕"</button></td>
+            <td><button type="button" class="small secondary" on:click=remove title="remove this group" data-testid="group-remove">"✕"</button></td>
         </tr>
     }
 }

@@ -100,3 +100,75 @@ pub fn NumberField(
         </label>
     }
 }
+
+/// A numeric input whose value may be absent: empty text means "none".
+#[component]
+pub fn OptNumberField(
+    /// Label with its unit.
+    label: &'static str,
+    /// Current value, in the label's unit.
+    #[prop(into)]
+    value: Signal<Option<f64>>,
+    /// Receives `None` for empty text, or a finite number.
+    on_set: Callback<Option<f64>>,
+    /// The scenario's messages for this field.
+    #[prop(into, optional)]
+    errors: Option<Signal<Vec<String>>>,
+    /// `data-testid` of the input.
+    #[prop(optional)]
+    testid: &'static str,
+    /// A short hint under the field.
+    #[prop(optional)]
+    help: &'static str,
+) -> impl IntoView {
+    let show = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
+    let raw = RwSignal::new(show(value.get_untracked()));
+    let local_error = RwSignal::new(None::<String>);
+    let parse = |t: &str| -> Result<Option<f64>, String> {
+        if t.trim().is_empty() {
+            Ok(None)
+        } else {
+            parse_number(t, false).map(Some)
+        }
+    };
+    Effect::new(move |_| {
+        let v = value.get();
+        if raw.with_untracked(|r| parse(r).ok() != Some(v)) {
+            raw.set(show(v));
+            local_error.set(None);
+        }
+    });
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        match parse(&text) {
+            Ok(v) => {
+                local_error.set(None);
+                on_set.run(v);
+            }
+            Err(m) => local_error.set(Some(m)),
+        }
+        raw.set(text);
+    };
+    let errors = errors.unwrap_or_else(|| Signal::derive(Vec::new));
+    let all_errors = Signal::derive(move || {
+        let mut v: Vec<String> = local_error.get().into_iter().collect();
+        v.extend(errors.get());
+        v
+    });
+    let invalid = move || !all_errors.with(Vec::is_empty);
+    view! {
+        <label class="field" class:invalid=invalid>
+            <span class="field-label">{label}</span>
+            <input
+                type="text"
+                inputmode="decimal"
+                placeholder="none"
+                prop:value=move || raw.get()
+                on:input=on_input
+                data-testid=testid
+            />
+            {(!help.is_empty()).then(|| view! { <span class="field-help">{help}</span> })}
+            <FieldErrors errors=all_errors />
+        </label>
+    }
+}

@@ -4,10 +4,13 @@
 mod catalog_panel;
 mod chart;
 mod cluster_panel;
+mod cynthia_inputs;
+mod cynthia_results;
 mod fields;
 mod files;
 mod plotly_js;
 mod plots;
+mod plots_cynthia;
 mod results;
 mod state;
 mod toolbar;
@@ -38,6 +41,7 @@ pub fn App() -> impl IntoView {
                 </header>
                 <Banner />
                 <results::Results />
+                <cynthia_results::CynthiaResults />
             </main>
         }
         .into_any();
@@ -57,10 +61,12 @@ pub fn App() -> impl IntoView {
             <section class="inputs" aria-label="inputs">
                 <workload_panel::WorkloadPanel />
                 <cluster_panel::ClusterPanel />
+                <cynthia_inputs::CynthiaInputs />
                 <catalog_panel::CatalogPanel />
             </section>
             <section class="outputs" aria-label="results">
                 <results::Results />
+                <cynthia_results::CynthiaResults />
             </section>
         </main>
         <footer class="foot">

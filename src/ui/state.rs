@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::report::{evaluate_zeng, ZengEvaluation};
+use crate::report::{evaluate_cynthia, evaluate_zeng, CynthiaEvaluation, ZengEvaluation};
 use crate::scenario::codec::{decode_fragment, encode_fragment};
 use crate::scenario::{FieldError, Scenario};
 
@@ -20,7 +20,15 @@ pub struct AppState {
     pub last_good: RwSignal<Option<Arc<ZengEvaluation>>>,
     /// A problem with the whole scenario (a corrupt link, a bad import).
     pub banner: RwSignal<Option<String>>,
+    /// Cynthia's evaluation; `None` while the scenario has no job profile.
+    pub cynthia: Memo<Option<CynthiaResult>>,
+    /// The newest Cynthia evaluation that succeeded.
+    pub cynthia_last_good: RwSignal<Option<Arc<CynthiaEvaluation>>>,
+    /// Every validation message of the current scenario.
+    pub validation: Memo<Vec<FieldError>>,
 }
+
+pub type CynthiaResult = Result<Arc<CynthiaEvaluation>, Arc<Vec<FieldError>>>;
 
 impl AppState {
     pub fn new() -> Self {
@@ -43,26 +51,44 @@ impl AppState {
                 last_good.set(Some(e));
             }
         });
+        let cynthia = Memo::new(move |_| {
+            scenario.with(|s| {
+                s.workload
+                    .profile
+                    .is_some()
+                    .then(|| evaluate_cynthia(s).map(Arc::new).map_err(Arc::new))
+            })
+        });
+        let cynthia_last_good = RwSignal::new(None);
+        Effect::new(move |_| match cynthia.get() {
+            Some(Ok(e)) => cynthia_last_good.set(Some(e)),
+            None => cynthia_last_good.set(None),
+            Some(Err(_)) => {}
+        });
         let state = AppState {
             scenario,
             result,
             last_good,
             banner: RwSignal::new(banner),
+            cynthia,
+            cynthia_last_good,
+            validation: Memo::new(move |_| scenario.with(Scenario::validate)),
         };
         state.sync_url();
         state
     }
 
-    /// Errors whose field path starts with `prefix`.
+    /// Validation messages whose field path starts with `prefix`, from
+    /// whichever model reports them.
     pub fn errors_at(&self, prefix: &'static str) -> Signal<Vec<String>> {
-        let result = self.result;
-        Signal::derive(move || match result.get() {
-            Ok(_) => Vec::new(),
-            Err(errs) => errs
-                .iter()
-                .filter(|e| e.field.starts_with(prefix))
-                .map(|e| e.message.clone())
-                .collect(),
+        let validation = self.validation;
+        Signal::derive(move || {
+            validation.with(|v| {
+                v.iter()
+                    .filter(|e| e.field.starts_with(prefix))
+                    .map(|e| e.message.clone())
+                    .collect()
+            })
         })
     }
 

@@ -10,7 +10,7 @@ use crate::report::csv_out::to_csv;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
-const EXAMPLES: [(&str, &str); 3] = [
+const EXAMPLES: [(&str, &str); 4] = [
     (
         "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
         include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
@@ -18,6 +18,10 @@ const EXAMPLES: [(&str, &str); 3] = [
     (
         "ResNet-50, same GPUs, 10 GbE (Table 7)",
         include_str!("../../public/examples/resnet50-10gbe.json"),
+    ),
+    (
+        "cifar10 DNN on m4.xlarge dockers: PS bottlenecks and cost plan (Cynthia)",
+        include_str!("../../public/examples/cifar10-bsp-m4.json"),
     ),
     (
         "AlexNet, 2× Xeon E5-2620, 1 GbE (Table 4)",

@@ -5,6 +5,9 @@ pub mod layer;
 pub mod network;
 pub mod paleo;
 pub mod presets;
+pub mod profile;
+pub mod profile_io;
+pub mod profile_presets;
 pub mod table;
 
 pub use layer::{Layer, LayerKind};

@@ -1,0 +1,243 @@
+//! Cynthia applied to a scenario: the given cluster's prediction, the
+//! paper's Algorithm 1 next to the exact search, and the cost curves. Says
+//! what is missing instead of guessing.
+
+use serde::Serialize;
+
+use crate::hardware::Instance;
+use crate::models::cynthia::{
+    algorithm1, cost_curves, exact, iteration, run, saturation, ClusterSpec, CostCurve,
+    ExactResult, Goals, Group, InstanceType, IterationTime, PaperResult, Run, Saturation,
+};
+use crate::scenario::{FieldError, Model, Scenario};
+use crate::workload::profile::SyncMode;
+
+/// The given cluster under Cynthia's model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClusterPrediction {
+    pub iteration: IterationTime,
+    pub saturation: Saturation,
+    /// Time and cost to the loss goal, when loss and goal are known.
+    pub run: Option<Run>,
+    pub run_note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CynthiaEvaluation {
+    pub profile_name: String,
+    pub sync: SyncMode,
+    /// Catalog entries usable as instance types (capability, bandwidth, price).
+    pub types: Vec<InstanceType>,
+    /// Catalog entries left out of planning, and why.
+    pub skipped: Vec<String>,
+    pub cluster: Option<ClusterPrediction>,
+    pub cluster_note: Option<String>,
+    pub goals: Option<Goals>,
+    pub paper: Option<PaperResult>,
+    pub exact: Option<ExactResult>,
+    /// How much more Algorithm 1's plan costs than the exact optimum.
+    pub paper_gap: Option<f64>,
+    pub curves: Vec<CostCurve>,
+    /// What the planning part still needs.
+    pub missing: Vec<String>,
+}
+
+fn err(field: &str, message: impl Into<String>) -> FieldError {
+    FieldError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+/// Reads an instance type, naming what is missing.
+pub fn instance_type(inst: &Instance, spot: bool) -> Result<InstanceType, String> {
+    let mut missing = Vec::new();
+    let c = inst.processor.as_ref().map(|p| p.flops());
+    if c.is_none() {
+        missing.push("CPU capability");
+    }
+    if inst.network_bytes_per_s.is_none() {
+        missing.push("network bandwidth");
+    }
+    let price = if spot {
+        inst.spot_price_per_hour
+    } else {
+        inst.price_per_hour
+    };
+    if price.is_none() {
+        missing.push(if spot { "spot price" } else { "price per hour" });
+    }
+    match (c, inst.network_bytes_per_s, price) {
+        (Some(c), Some(b), Some(p)) => Ok(InstanceType {
+            name: inst.name.clone(),
+            c_flops: c,
+            b_bytes_per_s: b,
+            price_per_hour: p,
+        }),
+        _ => Err(format!("{}: no {}", inst.name, missing.join(", no "))),
+    }
+}
+
+/// Like `instance_type`, for prediction only: a missing price becomes 0.
+fn instance_for_prediction(inst: &Instance, spot: bool) -> Result<(InstanceType, bool), String> {
+    match instance_type(inst, spot) {
+        Ok(t) => Ok((t, true)),
+        Err(e) => {
+            let c = inst.processor.as_ref().map(|p| p.flops());
+            match (c, inst.network_bytes_per_s) {
+                (Some(c), Some(b)) => Ok((
+                    InstanceType {
+                        name: inst.name.clone(),
+                        c_flops: c,
+                        b_bytes_per_s: b,
+                        price_per_hour: 0.0,
+                    },
+                    false,
+                )),
+                _ => Err(e),
+            }
+        }
+    }
+}
+
+fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
+    let spot = s.settings.cynthia.spot;
+    let ps = &s.hardware.cluster.ps;
+    let Some(ps_name) = &ps.instance else {
+        return Err("pick the PS instance type (Cluster panel) to predict this cluster".into());
+    };
+    let mut priced = true;
+    let mut lookup = |name: &str| -> Result<InstanceType, String> {
+        let inst = s
+            .instance(name)
+            .ok_or_else(|| format!("'{name}' is not in the catalog"))?;
+        let (t, has_price) = instance_for_prediction(inst, spot)?;
+        priced &= has_price;
+        Ok(t)
+    };
+    let ps_kind = lookup(ps_name)?;
+    let mut workers = Vec::new();
+    for g in &s.hardware.cluster.workers {
+        workers.push(Group {
+            kind: lookup(&g.instance)?,
+            count: g.count,
+        });
+    }
+    Ok((
+        ClusterSpec {
+            workers,
+            ps: vec![Group {
+                kind: ps_kind,
+                count: ps.count,
+            }],
+        },
+        priced,
+    ))
+}
+
+pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
+    let errs = s.validate_for(Model::Cynthia);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let Some(profile) = &s.workload.profile else {
+        return Err(vec![err(
+            "workload.profile",
+            "Cynthia needs a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
+        )]);
+    };
+    let spot = s.settings.cynthia.spot;
+    let mut types = Vec::new();
+    let mut skipped = Vec::new();
+    for inst in &s.hardware.catalog {
+        match instance_type(inst, spot) {
+            Ok(t) => types.push(t),
+            Err(e) => skipped.push(e),
+        }
+    }
+    let loss = s.workload.loss.as_ref();
+    let goals = match (s.goals.time_s, s.goals.loss) {
+        (Some(time_s), Some(loss)) => Some(Goals {
+            time_s,
+            loss,
+            budget_usd: s.goals.budget_usd,
+        }),
+        _ => None,
+    };
+
+    let (cluster, cluster_note) = match given_cluster(s) {
+        Ok((c, priced)) => {
+            let it = iteration(profile, &c);
+            let sat = saturation(profile, &c);
+            let (run_result, run_note) = match (loss, s.goals.loss) {
+                (Some(l), Some(goal)) => match run(profile, l, goal, &c) {
+                    Ok(r) => {
+                        let note = (!priced).then(|| {
+                            "some instances have no price: the cost counts them as free".to_string()
+                        });
+                        (Some(r), note)
+                    }
+                    Err(e) => (None, Some(e)),
+                },
+                _ => (
+                    None,
+                    Some("training time and cost need β0, β1 and a loss goal".to_string()),
+                ),
+            };
+            (
+                Some(ClusterPrediction {
+                    iteration: it,
+                    saturation: sat,
+                    run: run_result,
+                    run_note,
+                }),
+                None,
+            )
+        }
+        Err(e) => (None, Some(e)),
+    };
+
+    let mut missing = Vec::new();
+    if loss.is_none() {
+        missing.push("β0, β1 (Loss panel: type them or fit a measured curve)".to_string());
+    }
+    if s.goals.time_s.is_none() {
+        missing.push("a time goal T_g".to_string());
+    }
+    if s.goals.loss.is_none() {
+        missing.push("a loss goal l_g".to_string());
+    }
+    if types.is_empty() {
+        missing.push("a catalog instance with CPU capability, bandwidth and price".to_string());
+    }
+    let max = s.settings.cynthia.max_workers;
+    let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());
+    if let (Some(l), Some(g), false) = (loss, goals.as_ref(), types.is_empty()) {
+        let field = "goals.loss";
+        paper = Some(algorithm1(profile, l, g, &types).map_err(|e| vec![err(field, e)])?);
+        exact_r = Some(exact(profile, l, g, &types, max).map_err(|e| vec![err(field, e)])?);
+        curves = cost_curves(profile, l, g, &types, max).map_err(|e| vec![err(field, e)])?;
+    }
+    let paper_gap = match (&paper, &exact_r) {
+        (Some(PaperResult { plan: Some(p), .. }), Some(ExactResult { plan: Some(e), .. }))
+            if e.run.cost_usd > 0.0 =>
+        {
+            Some(p.run.cost_usd / e.run.cost_usd - 1.0)
+        }
+        _ => None,
+    };
+    Ok(CynthiaEvaluation {
+        profile_name: profile.name.clone(),
+        sync: profile.sync,
+        types,
+        skipped,
+        cluster,
+        cluster_note,
+        goals,
+        paper,
+        exact: exact_r,
+        paper_gap,
+        curves,
+        missing,
+    })
+}
