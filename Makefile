@@ -123,6 +123,7 @@ e2e:
 bench: tools
 	$(call step,cargo bench --bench zeng (native timings))
 	cargo bench --bench zeng
+	cargo bench --bench cynthia
 	$(call step,trunk build --release, then the in-browser edit benchmark)
 	trunk build --release
 	node tests/e2e/bench.mjs

@@ -163,3 +163,62 @@ pub fn gbit_per_s_to_bytes(gbps: f64) -> f64 {
 pub fn bytes_to_gbit_per_s(bytes_per_s: f64) -> f64 {
     bytes_per_s * 8.0 / 1e9
 }
+
+/// Largest catalog accepted from a file.
+pub const MAX_CATALOG_ENTRIES: usize = 1000;
+
+/// Reads a catalog file: a JSON array of instances (or `{"catalog": [...]}`),
+/// each checked; messages name the entry.
+pub fn parse_catalog(text: &str) -> Result<Vec<Instance>, String> {
+    if text.len() > 5 * 1024 * 1024 {
+        return Err("the file is larger than 5 MB".into());
+    }
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let list = match v {
+        serde_json::Value::Array(a) => a,
+        serde_json::Value::Object(mut o) => match o.remove("catalog") {
+            Some(serde_json::Value::Array(a)) => a,
+            _ => return Err("expected a JSON array of instances, or {\"catalog\": [...]}".into()),
+        },
+        _ => return Err("expected a JSON array of instances".into()),
+    };
+    if list.is_empty() {
+        return Err("the catalog is empty".into());
+    }
+    if list.len() > MAX_CATALOG_ENTRIES {
+        return Err(format!(
+            "{} instances is more than the {MAX_CATALOG_ENTRIES} accepted",
+            list.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for (i, item) in list.into_iter().enumerate() {
+        let inst: Instance =
+            serde_json::from_value(item).map_err(|e| format!("instance {}: {e}", i + 1))?;
+        if inst.name.trim().is_empty() {
+            return Err(format!("instance {}: needs a name", i + 1));
+        }
+        if let Some(p) = &inst.processor {
+            if let Some(e) = p.validate(&inst.name).into_iter().next() {
+                return Err(format!("instance {}: {e}", i + 1));
+            }
+        }
+        for (what, v) in [
+            ("network bandwidth", inst.network_bytes_per_s),
+            ("price per hour", inst.price_per_hour),
+            ("spot price per hour", inst.spot_price_per_hour),
+        ] {
+            if let Some(v) = v {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(format!(
+                        "instance {} ({}): {what} must be ≥ 0 (got {v})",
+                        i + 1,
+                        inst.name
+                    ));
+                }
+            }
+        }
+        out.push(inst);
+    }
+    Ok(out)
+}

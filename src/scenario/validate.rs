@@ -86,8 +86,17 @@ impl Scenario {
             if let Some(p) = &inst.processor {
                 errs.extend(p.validate(&inst.name).into_iter().map(|m| err(&field, m)));
             }
+            if let Some(b) = inst.network_bytes_per_s {
+                if !positive(b) {
+                    let gbps = b * 8.0 / 1e9;
+                    let msg = format!(
+                        "{}: network bandwidth must be a positive number of Gb/s (got {gbps})",
+                        inst.name
+                    );
+                    errs.push(err(&field, msg));
+                }
+            }
             for (what, v) in [
-                ("network bandwidth", inst.network_bytes_per_s),
                 ("price per hour", inst.price_per_hour),
                 ("spot price per hour", inst.spot_price_per_hour),
             ] {
@@ -193,6 +202,12 @@ impl Scenario {
                     "workload.loss.beta1",
                     format!("β1 must be a number (got {})", l.beta1),
                 ));
+            } else if positive(l.beta0) && l.beta1 >= l.beta0 {
+                let msg = format!(
+                    "β1 = {} must be below β0 = {} (Eq. 1 assumes β0 > β1)",
+                    l.beta1, l.beta0
+                );
+                errs.push(err("workload.loss.beta1", msg));
             }
         }
         if let Some(name) = &cluster.ps.instance {

@@ -6,7 +6,12 @@ use leptos::prelude::*;
 use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField, OptNumberField};
-use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Processor};
+use leptos::task::spawn_local;
+
+use super::files::{download_text, read_upload};
+use crate::hardware::{
+    bytes_to_gbit_per_s, gbit_per_s_to_bytes, parse_catalog, Instance, Processor,
+};
 use crate::models::zeng::calibrate_simd;
 use crate::report::zeng_eval::network_figures;
 
@@ -48,6 +53,42 @@ pub fn CatalogPanel() -> impl IntoView {
             })
         }
     };
+    let catalog_note = RwSignal::new(None::<Result<String, String>>);
+    let download_catalog = move |_| {
+        let json =
+            sc.with(|s| serde_json::to_string_pretty(&s.hardware.catalog).unwrap_or_default());
+        if let Err(e) = download_text("ddnn-catalog.json", "application/json", &json) {
+            catalog_note.set(Some(Err(e)));
+        }
+    };
+    let upload_catalog = move |ev: leptos::ev::Event| {
+        spawn_local(async move {
+            match read_upload(&ev).await {
+                Some(Ok((name, text))) => match parse_catalog(&text) {
+                    Ok(list) => {
+                        let n = list.len();
+                        let mut added = 0;
+                        sc.update(|s| {
+                            for inst in list {
+                                // Same name: the upload replaces the entry.
+                                match s.hardware.catalog.iter_mut().find(|i| i.name == inst.name) {
+                                    Some(old) => *old = inst,
+                                    None => {
+                                        s.hardware.catalog.push(inst);
+                                        added += 1;
+                                    }
+                                }
+                            }
+                        });
+                        catalog_note.set(Some(Ok(format!("{name}: {n} instances ({added} new)"))));
+                    }
+                    Err(e) => catalog_note.set(Some(Err(format!("{name}: {e}")))),
+                },
+                Some(Err(e)) => catalog_note.set(Some(Err(e))),
+                None => {}
+            }
+        });
+    };
     view! {
         <section class="panel" aria-label="device catalog">
             <h2>"Device catalog"</h2>
@@ -63,6 +104,17 @@ pub fn CatalogPanel() -> impl IntoView {
                 <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
                 <button type="button" class="secondary" on:click=add(true)>"+ GPU"</button>
                 <button type="button" class="secondary" on:click=move |_| sc.update(add_aws_catalog) data-testid="add-aws">"+ AWS dockers (Cynthia)"</button>
+                <button type="button" class="secondary" on:click=download_catalog data-testid="catalog-download">"download catalog JSON"</button>
+                <label class="button secondary">
+                    "upload catalog JSON"
+                    <input type="file" accept=".json" class="hidden-file" on:change=upload_catalog data-testid="catalog-upload" />
+                </label>
+            </div>
+            <div>
+                {move || catalog_note.get().map(|n| match n {
+                    Ok(m) => view! { <p class="ok" data-testid="catalog-note">{m}</p> }.into_any(),
+                    Err(m) => view! { <p class="field-error" role="alert" data-testid="catalog-error">{m}</p> }.into_any(),
+                })}
             </div>
         </section>
     }

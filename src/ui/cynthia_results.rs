@@ -41,14 +41,36 @@ pub fn CynthiaResults() -> impl IntoView {
             .filter(|e| !e.curves.is_empty())
             .map(|e| plots_cynthia::utilisation(&e))
     });
+    // The chosen plan's iteration, else the given cluster's.
     let plan_iter = Signal::derive(move || {
         shown.get().and_then(|e| {
-            let c = e.cluster.as_ref()?;
-            Some(plots_cynthia::plan_iteration(
-                &e,
-                c.iteration.t_comp_s,
-                c.iteration.t_comm_s,
-            ))
+            let (label, t_comp, t_comm) = match e.exact.as_ref().and_then(|x| x.plan.as_ref()) {
+                Some(p) => (
+                    format!(
+                        "cheapest plan: {} × {} + {} PS",
+                        p.run.n_wk, p.instance, p.run.n_ps
+                    ),
+                    p.run.t_comp_s,
+                    p.run.t_comm_s,
+                ),
+                None => {
+                    let c = e.cluster.as_ref()?;
+                    (
+                        "this cluster".to_string(),
+                        c.iteration.t_comp_s,
+                        c.iteration.t_comm_s,
+                    )
+                }
+            };
+            Some(plots_cynthia::plan_iteration(&e, &label, t_comp, t_comm))
+        })
+    });
+    let residuals = Signal::derive(move || {
+        state.scenario.with(|s| {
+            s.workload
+                .loss_curve
+                .as_ref()
+                .and_then(plots_cynthia::residuals)
         })
     });
     view! {
@@ -63,6 +85,9 @@ pub fn CynthiaResults() -> impl IntoView {
                 </Show>
                 {move || shown.get().map(|e| view! { <CynthiaSummary e=e /> })}
                 <Chart figure=plan_iter testid="cynthia-iteration" filename="ddnn-cynthia-iteration" />
+                <Show when=move || residuals.with(Option::is_some)>
+                    <Chart figure=residuals testid="chart-residuals" filename="ddnn-loss-fit" />
+                </Show>
                 <Show when=has_curves>
                     <Chart figure=cost testid="chart-cost" filename="ddnn-cost-vs-workers" />
                     <Chart figure=time testid="chart-time" filename="ddnn-time-vs-workers" />

@@ -51,7 +51,7 @@ pub fn App() -> impl IntoView {
             <div class="brand">
                 <h1>"ddnn-planner"</h1>
                 <p class="tagline">
-                    "Distributed DNN training time on heterogeneous parameter-server clusters — computed in your browser; nothing leaves this page."
+                    "Distributed DNN training time and cost on heterogeneous parameter-server clusters, and the cheapest cluster for a goal — computed in your browser; nothing leaves this page."
                 </p>
             </div>
             <toolbar::Toolbar />
@@ -70,8 +70,8 @@ pub fn App() -> impl IntoView {
             </section>
         </main>
         <footer class="foot">
-            "Model: Zeng et al. 2023, Eq. 4, 27-33 and Algorithms 1-2, with the corrections in docs/models. "
-            "Units: seconds, FLOP, bytes; bandwidth in Gb/s (10⁹ bit/s)."
+            "Models: Zeng et al. 2023 (Eq. 4, 27-33, Algorithms 1-2) and Cynthia (Eq. 1-14, Algorithm 1), with the corrections in docs/zeng.md and docs/cynthia.md. "
+            "Units: seconds, FLOP, bytes; bandwidth in Gb/s (10⁹ bit/s); prices in USD per hour."
         </footer>
     }
     .into_any()

@@ -183,11 +183,12 @@ pub fn utilisation(e: &CynthiaEvaluation) -> Value {
 
 /// The chosen plan's iteration: compute and communication overlapped (BSP)
 /// or one after the other (ASP).
-pub fn plan_iteration(e: &CynthiaEvaluation, t_comp: f64, t_comm: f64) -> Value {
-    let (comm_start, label) = match e.sync {
-        SyncMode::Bsp => (0.0, "BSP: compute and communication overlap; t_iter = max"),
-        SyncMode::Asp => (t_comp, "ASP: communication follows compute; t_iter = sum"),
+pub fn plan_iteration(e: &CynthiaEvaluation, what: &str, t_comp: f64, t_comm: f64) -> Value {
+    let (comm_start, how) = match e.sync {
+        SyncMode::Bsp => (0.0, "BSP: compute and communication overlap, t_iter = max"),
+        SyncMode::Asp => (t_comp, "ASP: communication follows compute, t_iter = sum"),
     };
+    let label = format!("One iteration of the {} ({how})", escape(what));
     let mut plot = Plot::new();
     plot.add_trace(
         Bar::new(vec![t_comp], vec!["compute"])
@@ -202,7 +203,7 @@ pub fn plan_iteration(e: &CynthiaEvaluation, t_comp: f64, t_comm: f64) -> Value 
             .marker(Marker::new().color("#54a24b")),
     );
     plot.set_layout(
-        layout(label, "time since iteration start [s]", "")
+        layout(&label, "time since iteration start [s]", "")
             .height(200)
             .bar_mode(BarMode::Overlay),
     );
@@ -213,4 +214,53 @@ pub fn plan_iteration(e: &CynthiaEvaluation, t_comp: f64, t_comm: f64) -> Value 
         }
     }
     v
+}
+
+/// The fitted loss curve against the measured points, with residuals.
+pub fn residuals(curve: &crate::workload::profile::LossCurve) -> Option<Value> {
+    let fit = crate::models::loss_fit::fit_loss(curve).ok()?;
+    let s: Vec<f64> = curve.points.iter().map(|p| p.0).collect();
+    let measured: Vec<f64> = curve.points.iter().map(|p| p.1).collect();
+    let n = curve.workers;
+    let fitted: Vec<f64> = s
+        .iter()
+        .map(|&x| crate::models::loss_fit::loss_at(curve.sync, &fit.params, x, n))
+        .collect();
+    let mut plot = Plot::new();
+    plot.add_trace(
+        Scatter::new(s.clone(), measured)
+            .name("measured loss")
+            .mode(Mode::Markers)
+            .marker(Marker::new().size(5)),
+    );
+    plot.add_trace(
+        Scatter::new(s.clone(), fitted)
+            .name("fitted Eq. 1")
+            .mode(Mode::Lines)
+            .line(Line::new().width(2.0)),
+    );
+    let (rx, ry): (Vec<f64>, Vec<f64>) = fit.residuals.iter().cloned().unzip();
+    plot.add_trace(
+        Bar::new(rx, ry)
+            .name("residual (measured − fitted)")
+            .y_axis("y2")
+            .marker(Marker::new().color("rgba(214,39,40,0.5)")),
+    );
+    plot.set_layout(
+        layout(
+            &format!(
+                "Loss fit: β0 = {:.4e}, β1 = {:.4e}, R² = {:.4}",
+                fit.params.beta0, fit.params.beta1, fit.r_squared
+            ),
+            "iteration (global step)",
+            "loss",
+        )
+        .y_axis2(
+            Axis::new()
+                .title(Title::with_text("residual"))
+                .overlaying("y")
+                .side(plotly::common::AxisSide::Right),
+        ),
+    );
+    Some(value(&plot))
 }

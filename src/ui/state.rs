@@ -82,13 +82,24 @@ impl AppState {
     /// whichever model reports them.
     pub fn errors_at(&self, prefix: &'static str) -> Signal<Vec<String>> {
         let validation = self.validation;
+        let cynthia = self.cynthia;
         Signal::derive(move || {
-            validation.with(|v| {
+            let mut out: Vec<String> = validation.with(|v| {
                 v.iter()
                     .filter(|e| e.field.starts_with(prefix))
                     .map(|e| e.message.clone())
                     .collect()
-            })
+            });
+            // Some problems only show when the model runs (a loss goal the
+            // curve never reaches): name them at their field too.
+            if let Some(Err(errs)) = cynthia.get() {
+                for e in errs.iter().filter(|e| e.field.starts_with(prefix)) {
+                    if !out.contains(&e.message) {
+                        out.push(e.message.clone());
+                    }
+                }
+            }
+            out
         })
     }
 

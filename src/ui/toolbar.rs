@@ -7,6 +7,7 @@ use super::expect_state;
 use super::files::{download_text, read_upload};
 use super::state::share_url;
 use crate::report::csv_out::to_csv;
+use crate::report::cynthia_rows::cynthia_csv;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
@@ -67,7 +68,11 @@ pub fn Toolbar() -> impl IntoView {
     let export_csv = move |_| match state.last_good.get_untracked() {
         Some(e) => {
             let name = sc.with_untracked(|s| file_stem(&s.title));
-            if let Err(e) = download_text(&format!("{name}.results.csv"), "text/csv", &to_csv(&e)) {
+            let mut csv = to_csv(&e);
+            if let Some(c) = state.cynthia_last_good.get_untracked() {
+                csv.push_str(&cynthia_csv(&c));
+            }
+            if let Err(e) = download_text(&format!("{name}.results.csv"), "text/csv", &csv) {
                 status.set(Some(e));
             }
         }

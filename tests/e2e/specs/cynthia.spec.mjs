@@ -63,6 +63,25 @@ export async function run(ctx) {
   const beta0 = Number(await page.locator(ID('beta0')).inputValue());
   assert(beta0 > 0, `β0 ${beta0}`);
 
+  await page.locator(ID('chart-residuals')).scrollIntoViewIfNeeded();
+  await page.locator(`${ID('chart-residuals')} .main-svg`).first().waitFor();
+  assert.match(await page.locator(ID('chart-residuals')).textContent(), /R² = 0\.9/);
+
+  // Inconsistent loss model and goals: named at their fields.
+  await setField(page, 'beta1', String(beta0 * 2));
+  assert.match(await page.locator(`label:has(${ID('beta1')})`).textContent(), /must be below β0/);
+  await setField(page, 'beta1', '1000');
+  await setField(page, 'goal-loss', '0');
+  assert.match(await page.locator(`label:has(${ID('goal-loss')})`).textContent(), /must be a positive number/);
+  await setField(page, 'goal-loss', '0.6');
+
+  // A malformed catalog upload is refused at the catalog; the catalog stays.
+  const devices = await page.locator(ID('device-name')).count();
+  await page.locator(ID('catalog-upload')).setInputFiles({ name: 'cat.json', mimeType: 'application/json', buffer: Buffer.from('[{"name": "x", "price_per_hour": -3}]') });
+  await page.locator(ID('catalog-error')).waitFor();
+  assert.match(await page.locator(ID('catalog-error')).textContent(), /cat\.json: instance 1 \(x\): price per hour must be ≥ 0/);
+  assert.equal(await page.locator(ID('device-name')).count(), devices);
+
   // The shared link reproduces the plan in a fresh page.
   await page.locator(ID('share')).click();
   const url = await page.locator(ID('share-url')).inputValue();

@@ -1,0 +1,77 @@
+//! `cargo bench --bench cynthia`: Algorithm 1 over 20 instance types and
+//! the exact search up to 64 workers, native, for the README's table (the
+//! issue's target: each well under a millisecond; the paper reports 13-39 ms
+//! for Algorithm 1).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use ddnn_planner::models::cynthia::{algorithm1, cost_curves, exact, Goals, InstanceType};
+use ddnn_planner::workload::profile::LossParams;
+use ddnn_planner::workload::profile_presets::profile_presets;
+
+/// 20 made-up instance types spanning the presets' range.
+fn types() -> Vec<InstanceType> {
+    (0..20)
+        .map(|i| {
+            let f = 1.0 + f64::from(i) * 0.15;
+            InstanceType {
+                name: format!("type-{i}"),
+                c_flops: 2.5e9 * f,
+                b_bytes_per_s: 6.25e7 * (1.0 + f64::from(i % 4)),
+                price_per_hour: 0.08 * f * (1.0 + 0.1 * f64::from(i % 3)),
+            }
+        })
+        .collect()
+}
+
+fn time<F: FnMut()>(label: &str, per_batch: u32, mut f: F) {
+    let mut samples = Vec::new();
+    for _ in 0..15 {
+        let t = Instant::now();
+        for _ in 0..per_batch {
+            f();
+        }
+        samples.push(t.elapsed().as_secs_f64() / f64::from(per_batch));
+    }
+    samples.sort_by(f64::total_cmp);
+    let us = |s: f64| s * 1e6;
+    println!(
+        "{label:<64} min {:>9.1} µs  median {:>9.1} µs  max {:>9.1} µs",
+        us(samples[0]),
+        us(samples[samples.len() / 2]),
+        us(samples[samples.len() - 1])
+    );
+}
+
+fn main() {
+    let types = types();
+    for (id, profile) in profile_presets() {
+        let loss = LossParams {
+            beta0: 7360.0,
+            beta1: 3200.0,
+        };
+        let goals = Goals {
+            time_s: 3.0 * 3600.0,
+            loss: 0.6,
+            budget_usd: None,
+        };
+        time(&format!("algorithm1, 20 types, {id}"), 2000, || {
+            black_box(algorithm1(black_box(&profile), &loss, &goals, &types).ok());
+        });
+        time(
+            &format!("exact, 20 types × n_ps ≤ n_wk ≤ 64, {id}"),
+            50,
+            || {
+                black_box(exact(black_box(&profile), &loss, &goals, &types, 64).ok());
+            },
+        );
+        time(
+            &format!("cost curves, 20 types, 64 workers, {id}"),
+            50,
+            || {
+                black_box(cost_curves(black_box(&profile), &loss, &goals, &types, 64).ok());
+            },
+        );
+    }
+}
