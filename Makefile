@@ -31,8 +31,9 @@ export PATH := $(ROOT)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_OPT ?= version_$(firstword $(subst ., ,$(shell node -p "require('$(ROOT)/package.json').devDependencies.binaryen" 2>/dev/null)))
 # Trunk must not phone home for its own update check (Trunk.toml already sets offline).
 export TRUNK_SKIP_VERSION_CHECK := true
-# Path of the site when served; GitHub Pages overrides it with /<repo>/.
-export TRUNK_BUILD_PUBLIC_URL ?= /
+# Asset paths are relative (Trunk.toml public_url = "./"), so dist/ works under
+# any path; SERVE_BASE is only where `make serve` mounts it.
+SERVE_BASE ?= /
 
 # wasm-bindgen-test-runner: drive the Debian chromium through chromedriver, headless.
 # The runner itself adds the Chrome args `headless`, `no-sandbox` and
@@ -63,14 +64,14 @@ tools:
 build: tools release
 
 release:
-	$(call step,trunk build --release (public URL $(TRUNK_BUILD_PUBLIC_URL); wasm-opt $(TRUNK_TOOLS_WASM_OPT)) -> dist/)
+	$(call step,trunk build --release (wasm-opt $(TRUNK_TOOLS_WASM_OPT)) -> dist/)
 	trunk build --release
 	@ls -la dist
 
 serve: build
-	$(call step,serve dist/ at http://$(HOST):$(PORT)$(TRUNK_BUILD_PUBLIC_URL))
-	@echo "Open http://$(HOST):$(PORT)$(TRUNK_BUILD_PUBLIC_URL) in a browser (Ctrl-C stops the server)."
-	node tests/e2e/server.mjs --dir dist --host $(HOST) --port $(PORT) --base $(TRUNK_BUILD_PUBLIC_URL)
+	$(call step,serve dist/ at http://$(HOST):$(PORT)$(SERVE_BASE))
+	@echo "Open http://$(HOST):$(PORT)$(SERVE_BASE) in a browser (Ctrl-C stops the server)."
+	node tests/e2e/server.mjs --dir dist --host $(HOST) --port $(PORT) --base $(SERVE_BASE)
 
 dev: tools
 	$(call step,trunk serve (debug, live reload) at http://$(HOST):$(PORT)/)
@@ -117,6 +118,8 @@ test-wasm:
 e2e:
 	$(call step,browser end-to-end tests (node tests/e2e/run.mjs on dist/))
 	node tests/e2e/run.mjs
+	$(call step,the same build served under a sub-path (/some/dir/): smoke and share specs)
+	BASE_PATH=/some/dir/ node tests/e2e/run.mjs smoke share
 
 # ---------------------------------------------------------------------------- misc
 

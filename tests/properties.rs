@@ -128,7 +128,8 @@ proptest! {
 
 mod cynthia {
     use ddnn_planner::models::cynthia::{
-        algorithm1, exact, iteration, ClusterSpec, Goals, Group, InstanceType,
+        algorithm1, exact, exact_exhaustive, homogeneous_run, iteration, ClusterSpec, Goals, Group,
+        InstanceType,
     };
     use ddnn_planner::workload::profile::{LossParams, Profile, SyncMode};
     use proptest::prelude::*;
@@ -206,6 +207,29 @@ mod cynthia {
                     prop_assert!(e.run.cost_usd <= a.run.cost_usd * (1.0 + 1e-12));
                 }
             }
+        }
+
+        /// The pruned search finds exactly what the exhaustive one finds.
+        #[test]
+        fn pruned_exact_equals_exhaustive(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.05..100.0f64, budget in prop::option::of(0.5..1e3f64), b1 in 0.0..50.0f64) {
+            let loss = LossParams { beta0: 100.0, beta1: b1 };
+            let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: budget };
+            let fast = exact(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
+            let slow = exact_exhaustive(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(fast.plan.is_some(), slow.plan.is_some());
+            if let (Some(a), Some(b)) = (&fast.plan, &slow.plan) {
+                prop_assert!((a.run.cost_usd - b.run.cost_usd).abs() <= 1e-12 * b.run.cost_usd, "{:?} vs {:?}", a, b);
+            }
+            prop_assert_eq!(fast.shortfalls.len(), slow.shortfalls.len());
+        }
+
+        /// The allocation-free inner loop agrees with the general model.
+        #[test]
+        fn homogeneous_run_matches_iteration(p in profile(), t in kind(), n in 1u32..64, m in 1u32..8) {
+            let r = homogeneous_run(&p, &t, n, m, 1000);
+            let it = iteration(&p, &ClusterSpec::homogeneous(&t, n, m));
+            prop_assert!((r.t_iter_s - it.t_iter_s).abs() <= 1e-12 * it.t_iter_s);
+            prop_assert_eq!(r.u, it.utilisation.u);
         }
     }
 }

@@ -520,9 +520,135 @@ pub struct ExactResult {
     pub evaluated: u64,
 }
 
-/// Exhaustive search over types × `1 ≤ n_ps ≤ n_wk ≤ max_workers`:
-/// the cheapest plan with training time ≤ `T_g` (and cost ≤ budget).
-/// Ties go to fewer nodes, then to the faster plan.
+/// Eq. 3-8 for `n_wk` workers and `n_ps` PS nodes all of type `t`, with
+/// `s` iterations: the planners' inner loop, so it allocates nothing.
+pub fn homogeneous_run(p: &Profile, t: &InstanceType, n_wk: u32, n_ps: u32, s: u64) -> Run {
+    let n = f64::from(n_wk);
+    let m = f64::from(n_ps);
+    let util = utilisation(p, &[(t.c_flops, n_wk)], t.c_flops * m, t.b_bytes_per_s * m);
+    let b_supply = t.b_bytes_per_s * m;
+    let (t_comp, t_comm, t_iter) = match p.sync {
+        SyncMode::Bsp => {
+            let t_comp = p.w_iter_flop / (n * t.c_flops * util.u);
+            let t_comm = 2.0 * p.g_param_bytes * n / b_supply;
+            (t_comp, t_comm, t_comp.max(t_comm))
+        }
+        SyncMode::Asp => {
+            let t_comp = p.w_iter_flop / (t.c_flops * util.u);
+            let t_comm = 2.0 * p.g_param_bytes / b_supply;
+            (t_comp, t_comm, t_comp + t_comm)
+        }
+    };
+    let train = s as f64 * t_iter;
+    Run {
+        n_wk,
+        n_ps,
+        iterations: s,
+        t_comp_s: t_comp,
+        t_comm_s: t_comm,
+        t_iter_s: t_iter,
+        train_time_s: train,
+        cost_usd: (n + m) * t.price_per_hour * train / 3600.0,
+        u: util.u,
+        binding: util.binding,
+    }
+}
+
+/// Cheaper first; ties go to fewer nodes, then to the faster plan.
+fn cheaper(a: &Run, b: &Run) -> bool {
+    (a.cost_usd, a.n_wk + a.n_ps, a.train_time_s) < (b.cost_usd, b.n_wk + b.n_ps, b.train_time_s)
+}
+
+/// For `n_wk` workers of type `t`: the cheapest PS count whose training
+/// time meets `T_g` (if any), the fastest plan (`n_ps = n_wk`), and how many
+/// plans were evaluated.
+///
+/// Cost is quasi-convex in `n_ps`: while the PS binds (`u < 1`), or BSP is
+/// communication-bound, the iteration time falls as `1/n_ps` and
+/// `(n_wk + n_ps)/n_ps` falls; afterwards BSP time is flat and ASP time is
+/// `a + b/n_ps`, so cost rises (BSP) or is convex (ASP). Time never rises
+/// with `n_ps`, so the feasible counts are the ones above a threshold. Past
+/// the minimum, the first feasible count is the cheapest feasible one. So:
+/// bisect for the fewest PS nodes meeting `T_g`, then walk up until cost
+/// rises. `tests/properties.rs` checks this against `exact_exhaustive`.
+pub fn best_ps(
+    p: &Profile,
+    t: &InstanceType,
+    n_wk: u32,
+    s: u64,
+    goal_time_s: f64,
+) -> (Option<Run>, Run, u64) {
+    let fastest = homogeneous_run(p, t, n_wk, n_wk, s);
+    let mut evaluated = 1;
+    if fastest.train_time_s > goal_time_s {
+        return (None, fastest, evaluated);
+    }
+    let meets = |n_ps: u32| homogeneous_run(p, t, n_wk, n_ps, s).train_time_s <= goal_time_s;
+    // The fewest PS nodes meeting T_g, by bisection (time never rises with
+    // n_ps), but not below where cost can still fall.
+    let (mut lo, mut hi) = (falling_until(p, t, n_wk), n_wk);
+    evaluated += 1;
+    if meets(lo) {
+        hi = lo;
+    } else {
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            evaluated += 1;
+            if meets(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+    }
+    let mut best: Option<Run> = None;
+    let mut prev_cost = f64::INFINITY;
+    for n_ps in hi..=n_wk {
+        let r = homogeneous_run(p, t, n_wk, n_ps, s);
+        evaluated += 1;
+        let rising = r.cost_usd > prev_cost
+            && r.u >= 1.0
+            && (p.sync == SyncMode::Asp || r.t_comm_s <= r.t_comp_s);
+        prev_cost = r.cost_usd;
+        if r.train_time_s <= goal_time_s && best.as_ref().is_none_or(|b| cheaper(&r, b)) {
+            best = Some(r);
+        }
+        if rising && best.is_some() {
+            break;
+        }
+    }
+    (best, fastest, evaluated)
+}
+
+/// Where `best_ps` may start: below the PS count at which the PS stops
+/// binding (and, for BSP, communication stops dominating) cost only falls
+/// and time only falls, so nothing there beats the counts after it.
+fn falling_until(p: &Profile, t: &InstanceType, n_wk: u32) -> u32 {
+    let n = f64::from(n_wk);
+    let r_scale = n * t.c_flops / p.c_base_flops;
+    let unbound =
+        r_scale * (p.c_prof_flops / t.c_flops).max(p.b_prof_bytes_per_s / t.b_bytes_per_s);
+    let m0 = match p.sync {
+        SyncMode::Bsp => unbound
+            .max(2.0 * p.g_param_bytes * n * n * t.c_flops / (p.w_iter_flop * t.b_bytes_per_s)),
+        // Past `unbound`, cost ∝ (n + m)(a + B/m), least at m = √(n·B/a).
+        SyncMode::Asp => {
+            let a = p.w_iter_flop / t.c_flops;
+            let b = 2.0 * p.g_param_bytes / t.b_bytes_per_s;
+            unbound.max((n * b / a).sqrt())
+        }
+    };
+    // One count of slack on each side of the rounding.
+    if m0.is_finite() && m0 > 2.0 {
+        ((m0.floor() - 1.0).min(f64::from(n_wk))) as u32
+    } else {
+        1
+    }
+}
+
+/// Exact search over types × `1 ≤ n_ps ≤ n_wk ≤ max_workers`: the cheapest
+/// plan with training time ≤ `T_g` and cost ≤ budget (ties: fewer nodes,
+/// then faster). Uses `best_ps` per worker count.
 pub fn exact(
     p: &Profile,
     loss: &LossParams,
@@ -530,62 +656,71 @@ pub fn exact(
     types: &[InstanceType],
     max_workers: u32,
 ) -> Result<ExactResult, String> {
+    search(p, loss, goals, types, max_workers, |t, n_wk, s| {
+        best_ps(p, t, n_wk, s, goals.time_s)
+    })
+}
+
+/// The same search evaluating every `n_ps`: the reference `exact` is tested
+/// against.
+pub fn exact_exhaustive(
+    p: &Profile,
+    loss: &LossParams,
+    goals: &Goals,
+    types: &[InstanceType],
+    max_workers: u32,
+) -> Result<ExactResult, String> {
+    search(p, loss, goals, types, max_workers, |t, n_wk, s| {
+        let mut best: Option<Run> = None;
+        for n_ps in 1..=n_wk {
+            let r = homogeneous_run(p, t, n_wk, n_ps, s);
+            if r.train_time_s <= goals.time_s && best.as_ref().is_none_or(|b| cheaper(&r, b)) {
+                best = Some(r);
+            }
+        }
+        (best, homogeneous_run(p, t, n_wk, n_wk, s), u64::from(n_wk))
+    })
+}
+
+fn search(
+    p: &Profile,
+    loss: &LossParams,
+    goals: &Goals,
+    types: &[InstanceType],
+    max_workers: u32,
+    per_size: impl Fn(&InstanceType, u32, u64) -> (Option<Run>, Run, u64),
+) -> Result<ExactResult, String> {
     let mut best: Option<Plan> = None;
     let mut shortfalls = Vec::new();
     let mut evaluated = 0u64;
-    let better = |a: &Run, b: &Run| {
-        (a.cost_usd, a.n_wk + a.n_ps, a.train_time_s)
-            < (b.cost_usd, b.n_wk + b.n_ps, b.train_time_s)
-    };
     for t in types {
         let mut fastest: Option<Run> = None;
         let mut cheapest_in_time: Option<Run> = None;
-        let mut type_best: Option<Run> = None;
         for n_wk in 1..=max_workers {
             // BSP needs the same iterations at any size; ASP depends on n_wk.
             let s = iterations(p, loss, goals.loss, n_wk)?;
-            for n_ps in 1..=n_wk {
-                evaluated += 1;
-                let c = ClusterSpec::homogeneous(t, n_wk, n_ps);
-                let it = iteration(p, &c);
-                let train = s as f64 * it.t_iter_s;
-                let r = Run {
-                    n_wk,
-                    n_ps,
-                    iterations: s,
-                    t_comp_s: it.t_comp_s,
-                    t_comm_s: it.t_comm_s,
-                    t_iter_s: it.t_iter_s,
-                    train_time_s: train,
-                    cost_usd: c.price_per_hour() * train / 3600.0,
-                    u: it.utilisation.u,
-                    binding: it.utilisation.binding,
-                };
-                if fastest
-                    .as_ref()
-                    .is_none_or(|f| r.train_time_s < f.train_time_s)
-                {
-                    fastest = Some(r.clone());
-                }
-                if r.train_time_s <= goals.time_s {
-                    if cheapest_in_time.as_ref().is_none_or(|c| better(&r, c)) {
-                        cheapest_in_time = Some(r.clone());
-                    }
-                    if goals.budget_usd.is_none_or(|b| r.cost_usd <= b)
-                        && type_best.as_ref().is_none_or(|c| better(&r, c))
-                    {
-                        type_best = Some(r);
-                    }
+            let (in_time, quickest, n) = per_size(t, n_wk, s);
+            evaluated += n;
+            if fastest
+                .as_ref()
+                .is_none_or(|f| quickest.train_time_s < f.train_time_s)
+            {
+                fastest = Some(quickest);
+            }
+            if let Some(r) = in_time {
+                if cheapest_in_time.as_ref().is_none_or(|c| cheaper(&r, c)) {
+                    cheapest_in_time = Some(r);
                 }
             }
         }
-        match (type_best, cheapest_in_time, fastest) {
-            (Some(r), _, _) => {
-                if best.as_ref().is_none_or(|b| better(&r, &b.run)) {
+        // The cheapest in-time plan is the only candidate for the budget.
+        match (cheapest_in_time, fastest) {
+            (Some(r), _) if goals.budget_usd.is_none_or(|b| r.cost_usd <= b) => {
+                if best.as_ref().is_none_or(|b| cheaper(&r, &b.run)) {
                     best = Some(Plan { instance: t.name.clone(), run: r });
                 }
             }
-            (None, Some(c), _) => shortfalls.push(Shortfall {
+            (Some(c), _) => shortfalls.push(Shortfall {
                 instance: t.name.clone(),
                 reason: format!(
                     "budget: the cheapest plan meeting T_g ({} workers, {} PS) costs ${:.2}, {:.0}% over the ${:.2} budget",
@@ -596,10 +731,10 @@ pub fn exact(
                     goals.budget_usd.unwrap_or(0.0)
                 ),
             }),
-            (None, None, Some(f)) => shortfalls.push(Shortfall {
+            (None, Some(f)) => shortfalls.push(Shortfall {
                 instance: t.name.clone(),
                 reason: format!(
-                    "time: the fastest plan within {max_workers} workers ({} workers, {} PS, PS {} binds) takes {:.3} h, {:.0}% over T_g = {:.3} h",
+                    "time: the fastest plan within {max_workers} workers ({} workers, {} PS, {} binds) takes {:.3} h, {:.0}% over T_g = {:.3} h",
                     f.n_wk,
                     f.n_ps,
                     f.binding.label(),
@@ -608,7 +743,7 @@ pub fn exact(
                     goals.time_s / 3600.0
                 ),
             }),
-            (None, None, None) => {}
+            (None, None) => {}
         }
     }
     Ok(ExactResult {
@@ -647,35 +782,19 @@ pub fn cost_curves(
         let mut points = Vec::with_capacity(max_workers as usize);
         let mut u_one_ps = Vec::with_capacity(max_workers as usize);
         for n_wk in 1..=max_workers {
-            let mut pick: Option<(bool, Run)> = None;
-            for n_ps in 1..=n_wk {
-                let r = run(
-                    p,
-                    loss,
-                    goals.loss,
-                    &ClusterSpec::homogeneous(t, n_wk, n_ps),
-                )?;
-                if n_ps == 1 {
-                    u_one_ps.push(r.u);
-                }
-                let meets = r.train_time_s <= goals.time_s;
-                let replace = match &pick {
-                    None => true,
-                    Some((true, b)) => meets && r.cost_usd < b.cost_usd,
-                    Some((false, b)) => meets || r.train_time_s < b.train_time_s,
-                };
-                if replace {
-                    pick = Some((meets, r));
-                }
-            }
-            if let Some((meets, run)) = pick {
-                let within_budget = goals.budget_usd.is_none_or(|b| run.cost_usd <= b);
-                points.push(CurvePoint {
-                    run,
-                    meets_time: meets,
-                    within_budget,
-                });
-            }
+            let s = iterations(p, loss, goals.loss, n_wk)?;
+            u_one_ps.push(homogeneous_run(p, t, n_wk, 1, s).u);
+            let (in_time, fastest, _) = best_ps(p, t, n_wk, s, goals.time_s);
+            let (run, meets_time) = match in_time {
+                Some(r) => (r, true),
+                None => (fastest, false),
+            };
+            let within_budget = goals.budget_usd.is_none_or(|b| run.cost_usd <= b);
+            points.push(CurvePoint {
+                run,
+                meets_time,
+                within_budget,
+            });
         }
         out.push(CostCurve {
             instance: t.name.clone(),

@@ -168,20 +168,7 @@ pub fn to_csv(e: &ZengEvaluation) -> String {
 /// A plain-text table for terminals.
 pub fn to_table(e: &ZengEvaluation) -> String {
     let mut out = format!("Zeng et al. push-queue model — {}\n\n", e.network_name);
-    let rows = summary_rows(e);
-    let width = rows
-        .iter()
-        .map(|r| r.quantity.chars().count())
-        .max()
-        .unwrap_or(0);
-    for r in rows {
-        out.push_str(&format!(
-            "  {:<width$}  {:>14} {}\n",
-            r.quantity,
-            fmt_sig(r.value),
-            r.unit
-        ));
-    }
+    out.push_str(&rows_table(&summary_rows(e)));
     out.push_str(&format!("\n  regime: {}\n\n", e.regime.explanation));
     out.push_str(&format!("  {}\n", WORKER_COLUMNS.join(" | ")));
     for r in worker_rows(e) {
@@ -199,4 +186,23 @@ pub fn to_table(e: &ZengEvaluation) -> String {
         out.push_str(&format!("  {}\n", cells.join(" | ")));
     }
     out
+}
+
+/// Rows as aligned text: quantity, value (four significant digits), unit.
+pub fn rows_table(rows: &[Row]) -> String {
+    let width = rows
+        .iter()
+        .map(|r| r.quantity.chars().count())
+        .max()
+        .unwrap_or(0);
+    rows.iter()
+        .map(|r| {
+            format!(
+                "  {:<width$}  {:>14} {}\n",
+                r.quantity,
+                fmt_sig(r.value),
+                r.unit
+            )
+        })
+        .collect()
 }

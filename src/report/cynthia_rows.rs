@@ -1,7 +1,7 @@
 //! Cynthia's results as rows, shared by the page, the CSV export and
 //! `ddnn-planner eval`.
 
-use super::csv_out::{fmt_full, fmt_sig, Row};
+use super::csv_out::{fmt_full, rows_table, Row};
 use super::CynthiaEvaluation;
 use crate::models::cynthia::Run;
 
@@ -164,20 +164,7 @@ pub fn cynthia_table(e: &CynthiaEvaluation) -> String {
         "\nCynthia PS-bottleneck and cost model — profile {} ({:?})\n\n",
         e.profile_name, e.sync
     );
-    let rows = cynthia_rows(e);
-    let width = rows
-        .iter()
-        .map(|r| r.quantity.chars().count())
-        .max()
-        .unwrap_or(0);
-    for r in rows {
-        out.push_str(&format!(
-            "  {:<width$}  {:>14} {}\n",
-            r.quantity,
-            fmt_sig(r.value),
-            r.unit
-        ));
-    }
+    out.push_str(&rows_table(&cynthia_rows(e)));
     for note in e
         .cluster_note
         .iter()

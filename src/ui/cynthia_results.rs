@@ -175,7 +175,7 @@ fn CynthiaSummary(e: std::sync::Arc<CynthiaEvaluation>) -> impl IntoView {
             <table class="figures" data-testid="plans">
                 <tbody>
                     <tr>
-                        <td>{format!("exact search ({evaluated} plans, 1 ≤ n_ps ≤ n_wk)")}</td>
+                        <td>{format!("exact search (1 ≤ n_ps ≤ n_wk; {evaluated} plans evaluated)")}</td>
                         <td data-testid="exact-plan">{exact_plan.unwrap_or_else(|| "no plan meets the goals".into())}</td>
                     </tr>
                     <tr>

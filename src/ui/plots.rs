@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::models::zeng::SegmentKind;
 use crate::report::csv_out::fmt_sig;
+use crate::report::zeng_eval::SweepPoint;
 use crate::report::ZengEvaluation;
 
 /// Escapes text from files and inputs before plotly sees it: plotly reads a
@@ -174,8 +175,13 @@ fn line_chart(
     to_value(&plot)
 }
 
-/// Iteration time as the worker count grows.
-pub fn workers_iteration(e: &ZengEvaluation) -> Value {
+/// One sweep metric against the worker count, the current size marked.
+fn workers_chart(
+    e: &ZengEvaluation,
+    title: &str,
+    y_title: &str,
+    metric: fn(&SweepPoint) -> f64,
+) -> Value {
     let series = e
         .worker_sweeps
         .iter()
@@ -183,42 +189,31 @@ pub fn workers_iteration(e: &ZengEvaluation) -> Value {
             (
                 s.label.clone(),
                 s.points.iter().map(|p| p.x).collect(),
-                s.points.iter().map(|p| p.iteration_s).collect(),
+                s.points.iter().map(metric).collect(),
             )
         })
         .collect();
     let n = e.queue.workers.len() as f64;
-    line_chart(
+    line_chart(title, "workers", y_title, false, series, Some(n))
+}
+
+/// Iteration time as the worker count grows.
+pub fn workers_iteration(e: &ZengEvaluation) -> Value {
+    workers_chart(
+        e,
         "Iteration time vs number of workers",
-        "workers",
         "iteration time [s]",
-        false,
-        series,
-        Some(n),
+        |p| p.iteration_s,
     )
 }
 
 /// Speedup over the fastest worker alone as the worker count grows.
 pub fn workers_speedup(e: &ZengEvaluation) -> Value {
-    let series = e
-        .worker_sweeps
-        .iter()
-        .map(|s| {
-            (
-                s.label.clone(),
-                s.points.iter().map(|p| p.x).collect(),
-                s.points.iter().map(|p| p.speedup).collect(),
-            )
-        })
-        .collect();
-    let n = e.queue.workers.len() as f64;
-    line_chart(
+    workers_chart(
+        e,
         "Speedup vs number of workers",
-        "workers",
         "speedup [×] vs the line's fastest worker alone",
-        false,
-        series,
-        Some(n),
+        |p| p.speedup,
     )
 }
 
