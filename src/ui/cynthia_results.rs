@@ -148,7 +148,7 @@ fn CynthiaSummary(e: std::sync::Arc<CynthiaEvaluation>) -> impl IntoView {
     let plans = exact.as_ref().map(|x| {
         let exact_plan = x.plan.clone().map(|p| {
             format!(
-                "{} workers + {} PS of {}: {} , ${:.2}, u = {:.0}%",
+                "{} workers + {} PS of {}: {}, ${:.2}, u = {:.0}%",
                 p.run.n_wk,
                 p.run.n_ps,
                 p.instance,

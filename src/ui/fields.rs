@@ -14,6 +14,20 @@ pub fn FieldErrors(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
     }
 }
 
+/// The field's own parse error followed by the scenario's messages for it.
+fn merged_errors(
+    local: RwSignal<Option<String>>,
+    scenario: Option<Signal<Vec<String>>>,
+) -> Signal<Vec<String>> {
+    Signal::derive(move || {
+        let mut v: Vec<String> = local.get().into_iter().collect();
+        if let Some(s) = scenario {
+            v.extend(s.get());
+        }
+        v
+    })
+}
+
 fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -77,12 +91,7 @@ pub fn NumberField(
         }
         raw.set(text);
     };
-    let errors = errors.unwrap_or_else(|| Signal::derive(Vec::new));
-    let all_errors = Signal::derive(move || {
-        let mut v: Vec<String> = local_error.get().into_iter().collect();
-        v.extend(errors.get());
-        v
-    });
+    let all_errors = merged_errors(local_error, errors);
     let invalid = move || !all_errors.with(Vec::is_empty);
     view! {
         <label class="field" class:invalid=invalid>
@@ -149,12 +158,7 @@ pub fn OptNumberField(
         }
         raw.set(text);
     };
-    let errors = errors.unwrap_or_else(|| Signal::derive(Vec::new));
-    let all_errors = Signal::derive(move || {
-        let mut v: Vec<String> = local_error.get().into_iter().collect();
-        v.extend(errors.get());
-        v
-    });
+    let all_errors = merged_errors(local_error, errors);
     let invalid = move || !all_errors.with(Vec::is_empty);
     view! {
         <label class="field" class:invalid=invalid>

@@ -185,10 +185,11 @@ pub fn utilisation(e: &CynthiaEvaluation) -> Value {
 /// or one after the other (ASP).
 pub fn plan_iteration(e: &CynthiaEvaluation, what: &str, t_comp: f64, t_comm: f64) -> Value {
     let (comm_start, how) = match e.sync {
-        SyncMode::Bsp => (0.0, "BSP: compute and communication overlap, t_iter = max"),
-        SyncMode::Asp => (t_comp, "ASP: communication follows compute, t_iter = sum"),
+        SyncMode::Bsp => (0.0, "BSP overlaps compute and communication: t_iter = max"),
+        SyncMode::Asp => (t_comp, "ASP runs them one after the other: t_iter = sum"),
     };
-    let label = format!("One iteration of the {} ({how})", escape(what));
+    let label = format!("One iteration, {}", escape(what));
+    let x_title = format!("time since iteration start [s] — {how}");
     let mut plot = Plot::new();
     plot.add_trace(
         Bar::new(vec![t_comp], vec!["compute"])
@@ -203,7 +204,7 @@ pub fn plan_iteration(e: &CynthiaEvaluation, what: &str, t_comp: f64, t_comm: f6
             .marker(Marker::new().color("#54a24b")),
     );
     plot.set_layout(
-        layout(&label, "time since iteration start [s]", "")
+        layout(&label, &x_title, "")
             .height(200)
             .bar_mode(BarMode::Overlay),
     );
