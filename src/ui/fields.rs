@@ -14,20 +14,6 @@ pub fn FieldErrors(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
     }
 }
 
-/// The field's own parse error followed by the scenario's messages for it.
-fn merged_errors(
-    local: RwSignal<Option<String>>,
-    scenario: Option<Signal<Vec<String>>>,
-) -> Signal<Vec<String>> {
-    Signal::derive(move || {
-        let mut v: Vec<String> = local.get().into_iter().collect();
-        if let Some(s) = scenario {
-            v.extend(s.get());
-        }
-        v
-    })
-}
-
 fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -42,6 +28,77 @@ fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
     match t.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         _ => Err(format!("'{t}' is not a number")),
+    }
+}
+
+/// What differs between the numeric fields.
+struct Look {
+    label: &'static str,
+    testid: &'static str,
+    help: &'static str,
+    inputmode: &'static str,
+    placeholder: &'static str,
+}
+
+/// The one implementation behind `NumberField` and `OptNumberField`: the
+/// text the user typed, its parse error, and the scenario's messages.
+fn parsed_field<T>(
+    look: Look,
+    value: Signal<T>,
+    on_set: Callback<T>,
+    errors: Option<Signal<Vec<String>>>,
+    parse: impl Fn(&str) -> Result<T, String> + Copy + Send + Sync + 'static,
+    show: fn(&T) -> String,
+) -> impl IntoView
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    let raw = RwSignal::new(value.with_untracked(show));
+    let local_error = RwSignal::new(None::<String>);
+    // Follow outside changes (a preset, an import) unless the text already
+    // says the same value, so typing "1." is not rewritten to "1".
+    Effect::new(move |_| {
+        let v = value.get();
+        if raw.with_untracked(|r| parse(r).ok().as_ref() != Some(&v)) {
+            raw.set(show(&v));
+            local_error.set(None);
+        }
+    });
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        match parse(&text) {
+            Ok(v) => {
+                local_error.set(None);
+                on_set.run(v);
+            }
+            Err(m) => local_error.set(Some(m)),
+        }
+        raw.set(text);
+    };
+    let all_errors = Signal::derive(move || {
+        let mut v: Vec<String> = local_error.get().into_iter().collect();
+        if let Some(s) = errors {
+            v.extend(s.get());
+        }
+        v
+    });
+    let invalid = move || !all_errors.with(Vec::is_empty);
+    let help = look.help;
+    view! {
+        <label class="field" class:invalid=invalid>
+            <span class="field-label">{look.label}</span>
+            <input
+                type="text"
+                inputmode=look.inputmode
+                placeholder=look.placeholder
+                prop:value=move || raw.get()
+                on:input=on_input
+                data-testid=look.testid
+                aria-invalid=move || if invalid() { "true" } else { "false" }
+            />
+            {(!help.is_empty()).then(|| view! { <span class="field-help">{help}</span> })}
+            <FieldErrors errors=all_errors />
+        </label>
     }
 }
 
@@ -68,46 +125,22 @@ pub fn NumberField(
     #[prop(optional)]
     help: &'static str,
 ) -> impl IntoView {
-    let raw = RwSignal::new(format!("{}", value.get_untracked()));
-    let local_error = RwSignal::new(None::<String>);
-    // Follow outside changes (a preset, an import) unless the text already
-    // says the same number, so typing "1." is not rewritten to "1".
-    Effect::new(move |_| {
-        let v = value.get();
-        let same = raw.with_untracked(|r| parse_number(r, integer).ok() == Some(v));
-        if !same {
-            raw.set(format!("{v}"));
-            local_error.set(None);
-        }
-    });
-    let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        match parse_number(&text, integer) {
-            Ok(v) => {
-                local_error.set(None);
-                on_set.run(v);
-            }
-            Err(m) => local_error.set(Some(m)),
-        }
-        raw.set(text);
+    let inputmode = if integer { "numeric" } else { "decimal" };
+    let look = Look {
+        label,
+        testid,
+        help,
+        inputmode,
+        placeholder: "",
     };
-    let all_errors = merged_errors(local_error, errors);
-    let invalid = move || !all_errors.with(Vec::is_empty);
-    view! {
-        <label class="field" class:invalid=invalid>
-            <span class="field-label">{label}</span>
-            <input
-                type="text"
-                inputmode=if integer { "numeric" } else { "decimal" }
-                prop:value=move || raw.get()
-                on:input=on_input
-                data-testid=testid
-                aria-invalid=move || if invalid() { "true" } else { "false" }
-            />
-            {(!help.is_empty()).then(|| view! { <span class="field-help">{help}</span> })}
-            <FieldErrors errors=all_errors />
-        </label>
-    }
+    parsed_field(
+        look,
+        value,
+        on_set,
+        errors,
+        move |t| parse_number(t, integer),
+        |v| format!("{v}"),
+    )
 }
 
 /// A numeric input whose value may be absent: empty text means "none".
@@ -130,49 +163,21 @@ pub fn OptNumberField(
     #[prop(optional)]
     help: &'static str,
 ) -> impl IntoView {
-    let show = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
-    let raw = RwSignal::new(show(value.get_untracked()));
-    let local_error = RwSignal::new(None::<String>);
-    let parse = |t: &str| -> Result<Option<f64>, String> {
+    let look = Look {
+        label,
+        testid,
+        help,
+        inputmode: "decimal",
+        placeholder: "none",
+    };
+    let parse = |t: &str| {
         if t.trim().is_empty() {
             Ok(None)
         } else {
             parse_number(t, false).map(Some)
         }
     };
-    Effect::new(move |_| {
-        let v = value.get();
-        if raw.with_untracked(|r| parse(r).ok() != Some(v)) {
-            raw.set(show(v));
-            local_error.set(None);
-        }
-    });
-    let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        match parse(&text) {
-            Ok(v) => {
-                local_error.set(None);
-                on_set.run(v);
-            }
-            Err(m) => local_error.set(Some(m)),
-        }
-        raw.set(text);
-    };
-    let all_errors = merged_errors(local_error, errors);
-    let invalid = move || !all_errors.with(Vec::is_empty);
-    view! {
-        <label class="field" class:invalid=invalid>
-            <span class="field-label">{label}</span>
-            <input
-                type="text"
-                inputmode="decimal"
-                placeholder="none"
-                prop:value=move || raw.get()
-                on:input=on_input
-                data-testid=testid
-            />
-            {(!help.is_empty()).then(|| view! { <span class="field-help">{help}</span> })}
-            <FieldErrors errors=all_errors />
-        </label>
-    }
+    parsed_field(look, value, on_set, errors, parse, |v| {
+        v.map(|v| format!("{v}")).unwrap_or_default()
+    })
 }

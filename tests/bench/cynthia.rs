@@ -3,12 +3,14 @@
 //! issue's target: each well under a millisecond; the paper reports 13-39 ms
 //! for Algorithm 1).
 
+mod timing;
+
 use std::hint::black_box;
-use std::time::Instant;
 
 use ddnn_planner::models::cynthia::{algorithm1, cost_curves, exact, Goals, InstanceType};
 use ddnn_planner::workload::profile::LossParams;
 use ddnn_planner::workload::profile_presets::profile_presets;
+use timing::time;
 
 /// 20 made-up instance types spanning the presets' range.
 fn types() -> Vec<InstanceType> {
@@ -23,25 +25,6 @@ fn types() -> Vec<InstanceType> {
             }
         })
         .collect()
-}
-
-fn time<F: FnMut()>(label: &str, per_batch: u32, mut f: F) {
-    let mut samples = Vec::new();
-    for _ in 0..15 {
-        let t = Instant::now();
-        for _ in 0..per_batch {
-            f();
-        }
-        samples.push(t.elapsed().as_secs_f64() / f64::from(per_batch));
-    }
-    samples.sort_by(f64::total_cmp);
-    let us = |s: f64| s * 1e6;
-    println!(
-        "{label:<64} min {:>9.1} µs  median {:>9.1} µs  max {:>9.1} µs",
-        us(samples[0]),
-        us(samples[samples.len() / 2]),
-        us(samples[samples.len() - 1])
-    );
 }
 
 fn main() {

@@ -2,13 +2,15 @@
 //! recomputes, for the README's performance table. Plain timing loops
 //! (median of repeated batches), no harness.
 
+mod timing;
+
 use std::hint::black_box;
-use std::time::Instant;
 
 use ddnn_planner::report::evaluate_zeng;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::{Layer, Network};
+use timing::time;
 
 /// A made-up 200-layer network: conv stacks shrinking spatially, then fc.
 fn network_200() -> Network {
@@ -34,25 +36,6 @@ fn network_200() -> Network {
         transfer_values: None,
         ignored: Vec::new(),
     }
-}
-
-fn time<F: FnMut()>(label: &str, per_batch: u32, mut f: F) {
-    let mut samples = Vec::new();
-    for _ in 0..15 {
-        let t = Instant::now();
-        for _ in 0..per_batch {
-            f();
-        }
-        samples.push(t.elapsed().as_secs_f64() / f64::from(per_batch));
-    }
-    samples.sort_by(f64::total_cmp);
-    let us = |s: f64| s * 1e6;
-    println!(
-        "{label:<58} min {:>9.1} µs  median {:>9.1} µs  max {:>9.1} µs",
-        us(samples[0]),
-        us(samples[samples.len() / 2]),
-        us(samples[samples.len() - 1])
-    );
 }
 
 fn main() {
