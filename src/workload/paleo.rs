@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use super::layer::{Layer, LayerKind, MAX_DIM};
 use super::network::{IgnoredLayer, Network, MAX_LAYERS};
+use super::text::{json_error_parts, shorten};
 
 /// Largest file accepted (5 MiB); Inception v3 in this format is ~40 KiB.
 pub const MAX_INPUT_BYTES: usize = 5 * 1024 * 1024;
@@ -142,15 +143,10 @@ pub fn import_paleo(json: &str) -> Result<PaleoImport, PaleoError> {
         });
     }
     let root: Value = serde_json::from_str(json).map_err(|e| {
-        let text = e.to_string();
-        // serde_json appends " at line L column C"; we report those as fields.
-        let message = text
-            .rsplit_once(" at line ")
-            .map_or(text.as_str(), |(m, _)| m)
-            .to_string();
+        let (line, column, message) = json_error_parts(&e);
         PaleoError::Json {
-            line: e.line(),
-            column: e.column(),
+            line,
+            column,
             message,
         }
     })?;
@@ -1405,14 +1401,5 @@ fn describe(v: &Value) -> String {
         Value::String(s) => format!("the string \"{}\"", shorten(s)),
         Value::Array(a) => format!("a list of {} items", a.len()),
         Value::Object(_) => "an object".into(),
-    }
-}
-
-fn shorten(s: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    if s.chars().count() <= MAX_CHARS {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(MAX_CHARS).collect::<String>())
     }
 }

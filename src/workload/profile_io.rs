@@ -24,6 +24,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use super::profile::{LossCurve, Profile, SyncMode};
+use super::text::{json_error_parts, shorten};
 
 /// Largest file accepted, in bytes (UTF-8).
 pub const MAX_INPUT_BYTES: usize = 5 * 1024 * 1024;
@@ -85,11 +86,7 @@ fn check_size(text: &str, what: &str) -> Result<(), String> {
 }
 
 fn json_error(e: &serde_json::Error) -> String {
-    let (line, column) = (e.line(), e.column());
-    let full = e.to_string();
-    // serde_json appends the position; it is already in our own prefix.
-    let suffix = format!(" at line {line} column {column}");
-    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    let (line, column, message) = json_error_parts(e);
     format!("JSON, line {line}, character {column}: {message}")
 }
 
@@ -98,17 +95,6 @@ fn parse_sync(text: &str) -> Option<SyncMode> {
         "bsp" => Some(SyncMode::Bsp),
         "asp" => Some(SyncMode::Asp),
         _ => None,
-    }
-}
-
-/// Keeps error messages readable when a value is huge.
-fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{head}…")
     }
 }
 

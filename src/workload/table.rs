@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::layer::{Layer, LayerKind};
 use super::network::MAX_LAYERS;
+use super::text::{json_error_parts, shorten};
 
 /// Largest table accepted, in bytes (UTF-8).
 pub const MAX_TABLE_BYTES: usize = 5 * 1024 * 1024;
@@ -353,17 +354,6 @@ fn parse_count(s: &str) -> Option<u64> {
     ok.then_some(v as u64)
 }
 
-/// Keeps error messages readable when a cell holds something huge.
-fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{head}…")
-    }
-}
-
 fn default_name(name: &str, index: usize) -> String {
     if name.trim().is_empty() {
         format!("layer{}", index + 1)
@@ -506,11 +496,7 @@ fn parse_json(text: &str) -> Result<Vec<Layer>, TableError> {
 }
 
 fn json_error(e: serde_json::Error) -> TableError {
-    let (line, column) = (e.line(), e.column());
-    let full = e.to_string();
-    // serde_json appends the position; it is already in our own prefix.
-    let suffix = format!(" at line {line} column {column}");
-    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+    let (line, column, message) = json_error_parts(&e);
     TableError::Json {
         line,
         column,
