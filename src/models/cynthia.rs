@@ -480,10 +480,11 @@ pub fn algorithm1(
         } else {
             trace.note = format!("no n_wk in {}..={} meets T_g", b.n_lo, b.n_hi);
             for n_wk in b.n_lo..=b.n_hi {
-                let c = ClusterSpec::homogeneous(t, n_wk as u32, b.n_ps as u32);
-                let Ok(r) = run(p, loss, goals.loss, &c) else {
+                // Same arithmetic as the exact search, so the gap is real.
+                let Ok(s) = iterations(p, loss, goals.loss, n_wk as u32) else {
                     continue;
                 };
+                let r = homogeneous_run(p, t, n_wk as u32, b.n_ps as u32, s);
                 let cheaper = best.as_ref().is_none_or(|bp| bp.run.cost_usd > r.cost_usd);
                 if r.train_time_s < goals.time_s && cheaper {
                     trace.note = format!(
