@@ -1,16 +1,19 @@
-//! `ddnn-planner eval|url|decode|example`: the page's results in a
-//! terminal. It reads and writes exactly the scenario document the page
-//! carries in its URL.
+//! `ddnn-planner eval|models|url|decode|example`: the page in a terminal.
+//! It reads the files the page imports, combines them into the scenario
+//! document the page carries in its URL, and prints every model's report
+//! from the registry.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::report::csv_out::{to_csv, to_table};
-use crate::report::cynthia_rows::{cynthia_csv, cynthia_table};
-use crate::report::{evaluate_cynthia, evaluate_zeng};
+use crate::models::{by_id, evaluate_all, Model, Unavailable, MODELS};
+use crate::report::{csv::csv, text};
 use crate::scenario::codec::{decode_fragment, encode_fragment};
+use crate::scenario::import::{
+    apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
+};
 use crate::scenario::Scenario;
 use crate::workload::presets::{network_preset, network_presets};
 
@@ -18,7 +21,7 @@ use crate::workload::presets::{network_preset, network_presets};
 #[command(
     name = "ddnn-planner",
     version,
-    about = "Predict distributed DNN training iteration time and cost"
+    about = "Predict distributed DNN training time and cost, and plan cloud clusters"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,13 +30,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print every result the page shows for a scenario.
-    Eval {
-        /// Scenario JSON file, or `-` for standard input.
-        scenario: String,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
-    },
+    /// Print every model's report for a scenario, as the page shows it.
+    Eval(EvalArgs),
+    /// List the models and the inputs each one reads.
+    Models,
     /// Print the share fragment (or a whole link with --base).
     Url {
         scenario: String,
@@ -51,6 +51,33 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
+struct EvalArgs {
+    /// Scenario JSON file, or `-` for standard input; without it the
+    /// page's landing example is the base the other files change.
+    scenario: Option<String>,
+    /// Layer table (CSV/TSV/JSON) or Paleo network JSON: the network.
+    #[arg(long, value_name = "FILE")]
+    network: Option<String>,
+    /// Cynthia job profile JSON.
+    #[arg(long, value_name = "FILE")]
+    profile: Option<String>,
+    /// Measured loss curve (step, loss): β0, β1 are fitted from it.
+    #[arg(long, value_name = "FILE")]
+    loss_curve: Option<String>,
+    /// Workers of the run that produced an ASP loss curve.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    loss_workers: u32,
+    /// Instance catalog JSON, merged into the scenario's (same name replaces).
+    #[arg(long, value_name = "FILE")]
+    catalog: Option<String>,
+    /// Only these models (repeatable); `ddnn-planner models` lists them.
+    #[arg(long = "model", value_name = "ID")]
+    models: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Json,
@@ -58,78 +85,176 @@ enum Format {
     Table,
 }
 
-fn read_scenario(path: &str) -> Result<Scenario, String> {
+fn read_text(path: &str) -> Result<String, String> {
     let mut text = String::new();
     if path == "-" {
         std::io::stdin()
             .read_to_string(&mut text)
             .map_err(|e| format!("reading standard input: {e}"))?;
-    } else {
-        text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        return Ok(text);
     }
-    Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))
+    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+    if meta.len() > crate::scenario::MAX_SCENARIO_BYTES as u64 {
+        return Err(format!(
+            "{path}: {} bytes is more than the {} a scenario or import may have",
+            meta.len(),
+            crate::scenario::MAX_SCENARIO_BYTES
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
 }
 
-fn run(cli: Cli) -> Result<String, String> {
-    match cli.command {
-        Command::Eval { scenario, format } => {
-            let s = read_scenario(&scenario)?;
-            let e = evaluate_zeng(&s).map_err(|errs| {
-                errs.iter()
-                    .map(|e| format!("{scenario}: {e}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })?;
-            // Cynthia runs only when the scenario carries a job profile.
-            let c = s.workload.profile.as_ref().map(|_| evaluate_cynthia(&s));
-            Ok(match format {
-                Format::Json => {
-                    let mut v = serde_json::json!({ "zeng": e });
-                    match &c {
-                        Some(Ok(c)) => {
-                            v["cynthia"] = serde_json::to_value(c).map_err(|e| e.to_string())?
-                        }
-                        Some(Err(errs)) => {
-                            v["cynthia_errors"] =
-                                serde_json::to_value(errs).map_err(|e| e.to_string())?
-                        }
-                        None => {}
-                    }
-                    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
-                }
-                Format::Csv => {
-                    let mut out = to_csv(&e);
-                    if let Some(Ok(c)) = &c {
-                        out.push_str(&cynthia_csv(c));
-                    }
-                    out
-                }
-                Format::Table => {
-                    let mut out = format!("{}\n{}", s.summary_line(), to_table(&e));
-                    match &c {
-                        Some(Ok(c)) => out.push_str(&cynthia_table(c)),
-                        Some(Err(errs)) => {
-                            out.push_str("\nCynthia: not evaluated\n");
-                            for e in errs {
-                                out.push_str(&format!("  {e}\n"));
-                            }
-                        }
-                        None => {}
-                    }
-                    out
-                }
+/// A scenario file; anything else gets a message saying what it is.
+fn read_scenario(path: &str) -> Result<Scenario, String> {
+    let text = read_text(path)?;
+    Scenario::from_json(&text).map_err(|e| match sniff(&text) {
+        FileKind::Scenario | FileKind::Unknown => format!("{path}: {e}"),
+        kind => format!("{path} is not a scenario: it looks like {}", kind.usage()),
+    })
+}
+
+/// The scenario `eval` works on: the file (or the example) with every
+/// import applied, in the order the page applies them.
+fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
+    let mut s = match &a.scenario {
+        Some(p) => read_scenario(p)?,
+        None => Scenario::example(),
+    };
+    let mut log = Vec::new();
+    if let Some(p) = &a.network {
+        let (net, msg) = import_network(p, &read_text(p)?)?;
+        s.workload.network = net;
+        log.push(msg);
+    }
+    if let Some(p) = &a.catalog {
+        log.push(merge_catalog(&mut s, p, &read_text(p)?)?);
+    }
+    if let Some(p) = &a.profile {
+        log.push(apply_profile(&mut s, p, &read_text(p)?)?);
+    }
+    if let Some(p) = &a.loss_curve {
+        log.push(apply_loss_curve(&mut s, p, &read_text(p)?, a.loss_workers)?);
+    }
+    Ok((s, log))
+}
+
+fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, String> {
+    if ids.is_empty() {
+        return Ok(MODELS.to_vec());
+    }
+    ids.iter()
+        .map(|id| {
+            by_id(id).ok_or_else(|| {
+                let known: Vec<&str> = MODELS.iter().map(|m| m.id()).collect();
+                format!("no model '{id}'; models: {}", known.join(", "))
             })
+        })
+        .collect()
+}
+
+/// Output text and whether any model's inputs were invalid.
+fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
+    let (s, log) = build_scenario(a)?;
+    let wanted = selected(&a.models)?;
+    let outcomes: Vec<_> = evaluate_all(&s)
+        .into_iter()
+        .filter(|(m, _)| wanted.iter().any(|w| w.id() == m.id()))
+        .collect();
+    let invalid = outcomes
+        .iter()
+        .any(|(_, r)| matches!(r, Err(Unavailable::Invalid { .. })));
+    let out = match a.format {
+        Format::Json => {
+            let mut map = serde_json::Map::new();
+            for (m, r) in &outcomes {
+                let v = match r {
+                    Ok(rep) => serde_json::json!({ "report": rep }),
+                    Err(u) => serde_json::json!({ "unavailable": u }),
+                };
+                map.insert(m.id().to_string(), v);
+            }
+            let doc = serde_json::json!({
+                "title": s.title,
+                "imports": log,
+                "models": map,
+            });
+            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
         }
+        Format::Csv => {
+            let reports: Vec<_> = outcomes
+                .iter()
+                .filter_map(|(_, r)| r.as_ref().ok().cloned())
+                .collect();
+            csv(&reports)
+        }
+        Format::Table => {
+            let mut out = String::new();
+            out.push_str(&format!("{}\n", s.title));
+            for l in &log {
+                out.push_str(&format!("imported {l}\n"));
+            }
+            for (m, r) in &outcomes {
+                out.push('\n');
+                match r {
+                    Ok(rep) => out.push_str(&text::table(rep)),
+                    Err(u) => {
+                        out.push_str(&text::unavailable(m.name(), u.errors(), u.is_missing()))
+                    }
+                }
+            }
+            out
+        }
+    };
+    if invalid {
+        // The reports of the other models are printed; the problems go
+        // to standard error too, where scripts look for them.
+        for (m, r) in &outcomes {
+            if let Err(Unavailable::Invalid { errors }) = r {
+                for e in errors {
+                    eprintln!("error: {}: {e}", m.name());
+                }
+            }
+        }
+    }
+    Ok((out, invalid))
+}
+
+fn models_list() -> String {
+    let mut out = String::new();
+    for m in MODELS {
+        out.push_str(&format!(
+            "{} — {}\n  {}\n  {}\n",
+            m.id(),
+            m.name(),
+            m.about(),
+            m.paper()
+        ));
+        for n in m.needs() {
+            let opt = if n.optional { " (optional)" } else { "" };
+            out.push_str(&format!("    {}{opt}: {}\n", n.field, n.what));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn run(cli: Cli) -> Result<(String, bool), String> {
+    match cli.command {
+        Command::Eval(a) => eval(&a),
+        Command::Models => Ok((models_list(), false)),
         Command::Url { scenario, base } => {
             let s = read_scenario(&scenario)?;
             let frag = encode_fragment(&s);
-            Ok(match base {
-                Some(b) => format!("{b}#{frag}"),
-                None => frag,
-            })
+            Ok((
+                match base {
+                    Some(b) => format!("{b}#{frag}"),
+                    None => frag,
+                },
+                false,
+            ))
         }
         Command::Decode { fragment } => decode_fragment(&fragment)
-            .map(|s| s.to_json())
+            .map(|s| (s.to_json(), false))
             .map_err(|e| e.to_string()),
         Command::Example { network } => {
             let mut s = Scenario::example();
@@ -148,16 +273,28 @@ fn run(cli: Cli) -> Result<String, String> {
                     s.workload.network.name
                 );
             }
-            Ok(s.to_json())
+            Ok((s.to_json(), false))
         }
     }
 }
 
 pub fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(out) => {
-            println!("{}", out.trim_end());
-            ExitCode::SUCCESS
+        Ok((out, invalid)) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head -1`) is the reader saying "enough".
+            match writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("error: writing the output: {e}");
+                    return ExitCode::from(2);
+                }
+                _ => {}
+            }
+            if invalid {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Err(msg) => {
             eprintln!("error: {msg}");

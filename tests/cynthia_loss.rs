@@ -6,7 +6,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 // Cynthia's loss model: Eq. 1, the fit of β0, β1 on 1/loss, the iteration
 // counts of Eq. 15 and 20, and the profile and loss-curve importers.
 
-use ddnn_planner::models::loss_fit::{
+use ddnn_planner::models::cynthia::loss_fit::{
     fit_loss, iterations_to_loss, loss_at, FitError, MAX_ITERATIONS,
 };
 use ddnn_planner::workload::profile::{LossCurve, LossParams, Profile, SyncMode};

@@ -11,10 +11,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::hardware::aws::cynthia_catalog;
+use ddnn_planner::models::cynthia::eval::instance_type;
 use ddnn_planner::models::cynthia::{
     algorithm1, exact, iteration, saturation, Bottleneck, ClusterSpec, Goals, InstanceType,
 };
-use ddnn_planner::report::cynthia_eval::instance_type;
 use ddnn_planner::workload::profile::{LossParams, Profile};
 use ddnn_planner::workload::profile_presets::profile_presets;
 
@@ -183,4 +183,43 @@ fn impossible_goals_say_which_constraint_fails() {
         "{:?}",
         r.shortfalls
     );
+}
+
+#[test]
+fn algorithm1_says_when_a_type_is_feasible_but_not_cheaper() {
+    // The same machine at twice the price: every n_wk that meets T_g on the
+    // first type also meets it on the second, at twice the cost.
+    let p = profile("cifar10-dnn-bsp");
+    let loss = LossParams {
+        beta0: 200.0,
+        beta1: 50.0,
+    };
+    let goals = Goals {
+        time_s: 6.0 * 3600.0,
+        loss: 0.5,
+        budget_usd: None,
+    };
+    let cheap = m4();
+    let dear = InstanceType {
+        name: "m4.xlarge dear".into(),
+        price_per_hour: 2.0 * cheap.price_per_hour,
+        ..cheap.clone()
+    };
+    let r = algorithm1(&p, &loss, &goals, &[cheap.clone(), dear]).unwrap_or_else(|e| panic!("{e}"));
+    let kept = r
+        .plan
+        .unwrap_or_else(|| panic!("no plan: {:?}", r.per_type));
+    assert_eq!(kept.instance, cheap.name);
+    assert!(
+        r.per_type[0].note.starts_with("kept n_wk"),
+        "{}",
+        r.per_type[0].note
+    );
+    let note = &r.per_type[1].note;
+    assert!(r.per_type[1].found.is_none());
+    assert!(note.starts_with("feasible at n_wk = "), "{note}");
+    assert!(note.contains("not cheaper than the best so far"), "{note}");
+    assert!(!note.contains("meets T_g"), "{note}");
+    let best_cost = ddnn_planner::report::Unit::Usd.display(kept.run.cost_usd);
+    assert!(note.contains(&best_cost), "{note} should name {best_cost}");
 }

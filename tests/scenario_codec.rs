@@ -5,7 +5,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use ddnn_planner::report::evaluate_zeng;
+use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::{Scenario, ScenarioError};
 

@@ -13,9 +13,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::hardware::presets::{zeng_devices, GTX_1060, QUADRO_RTX_4000};
 use ddnn_planner::hardware::{gbit_per_s_to_bytes, Processor, WorkerGroup};
+use ddnn_planner::models::zeng::eval::network_figures;
+use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::models::zeng::{standalone_s, NetworkFigures};
-use ddnn_planner::report::evaluate_zeng;
-use ddnn_planner::report::zeng_eval::network_figures;
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::presets::network_preset;
 

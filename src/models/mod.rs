@@ -1,6 +1,102 @@
-//! One module per paper. Each opens with the section, equations and units it
-//! implements, reads what it needs from the scenario and says what is missing.
+//! The models, one folder per paper, and the one registry that lists them.
+//!
+//! Every caller (validation, `ddnn-planner eval`, the exports, the page's
+//! result panels, the embed view, the JS package) iterates `MODELS`:
+//! adding a model is a folder here plus one line in `MODELS` (and its
+//! input panel in `src/ui/models.rs`). See `docs/adding-a-model.md`.
 
 pub mod cynthia;
-pub mod loss_fit;
 pub mod zeng;
+
+use serde::Serialize;
+
+use crate::report::Report;
+use crate::scenario::{FieldError, Scenario};
+
+/// What one model needs to say about a scenario.
+pub trait Model: Sync {
+    /// Registry id: scenario section name, CLI and URL key (`zeng`).
+    fn id(&self) -> &'static str;
+    /// Short name as people cite it ("Zeng et al.").
+    fn name(&self) -> &'static str;
+    /// What it computes, in one line.
+    fn about(&self) -> &'static str;
+    /// The paper, as a reference.
+    fn paper(&self) -> &'static str;
+    /// The scenario inputs it reads, for `ddnn-planner models` and the page.
+    fn needs(&self) -> &'static [Need];
+    /// Dotted scenario paths whose validation messages stop this model.
+    /// Messages about other fields do not blank its results.
+    fn reads(&self) -> &'static [&'static str];
+    /// Checks of the fields only this model owns (its section).
+    fn validate(&self, _s: &Scenario) -> Vec<FieldError> {
+        Vec::new()
+    }
+    /// The model's report, assuming `s` passed `validate_for(self)`.
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable>;
+}
+
+/// One input a model reads.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Need {
+    /// Dotted scenario path.
+    pub field: &'static str,
+    pub what: &'static str,
+    /// Whether the model runs without it.
+    pub optional: bool,
+}
+
+/// Why a model has no report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Unavailable {
+    /// Inputs this model needs are not in the scenario (no profile, no
+    /// worker): nothing to show, not an error in what the user typed.
+    Missing { needs: Vec<FieldError> },
+    /// Inputs are there but wrong: the last good result stays, marked.
+    Invalid { errors: Vec<FieldError> },
+}
+
+impl Unavailable {
+    pub fn errors(&self) -> &[FieldError] {
+        match self {
+            Unavailable::Missing { needs } => needs,
+            Unavailable::Invalid { errors } => errors,
+        }
+    }
+
+    pub fn is_missing(&self) -> bool {
+        matches!(self, Unavailable::Missing { .. })
+    }
+
+    pub fn missing(field: &str, message: impl Into<String>) -> Self {
+        Unavailable::Missing {
+            needs: vec![FieldError {
+                field: field.into(),
+                message: message.into(),
+            }],
+        }
+    }
+}
+
+/// Every model, in the order the page and the CLI show them.
+pub static MODELS: [&dyn Model; 2] = [&zeng::Zeng, &cynthia::Cynthia];
+
+/// The model with this id.
+pub fn by_id(id: &str) -> Option<&'static dyn Model> {
+    MODELS.iter().copied().find(|m| m.id() == id)
+}
+
+/// Validates what `model` reads, then evaluates it.
+pub fn evaluate(model: &dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
+    let errors = s.validate_for(model);
+    if !errors.is_empty() {
+        return Err(Unavailable::Invalid { errors });
+    }
+    model.report(s)
+}
+
+/// Every model's outcome, in registry order.
+pub fn evaluate_all(s: &Scenario) -> Vec<(&'static dyn Model, Result<Report, Unavailable>)> {
+    MODELS.iter().map(|&m| (m, evaluate(m, s))).collect()
+}

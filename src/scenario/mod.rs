@@ -6,6 +6,7 @@
 //! a message instead of being half-read.
 
 pub mod codec;
+pub mod import;
 pub mod validate;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,7 @@ use crate::workload::presets::network_preset;
 use crate::workload::profile::{LossCurve, LossParams, Profile};
 use crate::workload::{GivenFigures, Network};
 
-pub use validate::{FieldError, Model};
+pub use validate::FieldError;
 
 /// The document version this build writes and the newest it reads.
 pub const SCENARIO_VERSION: u32 = 1;

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::Scenario;
 use crate::hardware::{MAX_BATCH, MAX_WORKERS};
+use crate::models::{Model, MODELS};
 
 #[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -14,56 +15,43 @@ pub struct FieldError {
     pub message: String,
 }
 
-fn err(field: impl Into<String>, message: impl Into<String>) -> FieldError {
+pub(crate) fn err(field: impl Into<String>, message: impl Into<String>) -> FieldError {
     FieldError {
         field: field.into(),
         message: message.into(),
     }
 }
 
-fn positive(v: f64) -> bool {
+pub(crate) fn positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
 
-/// The models, for picking the validation messages each one depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
-    Zeng,
-    Cynthia,
-}
-
-/// Fields only Cynthia reads.
-const CYNTHIA_ONLY: [&str; 6] = [
-    "workload.profile",
-    "workload.loss",
-    "goals.",
-    "settings.cynthia",
-    "hardware.cluster.ps.instance",
-    "hardware.cluster.ps.count",
-];
-/// Fields only Zeng reads.
-const ZENG_ONLY: [&str; 4] = [
-    "workload.network",
-    "settings.zeng",
-    "hardware.cluster.ps.bandwidth",
-    "hardware.cluster.ps.latency",
-];
-
 impl Scenario {
-    /// The messages that stop `model` from running: one model's bad field
-    /// must not blank the other's results.
-    pub fn validate_for(&self, model: Model) -> Vec<FieldError> {
-        let skip: &[&str] = match model {
-            Model::Zeng => &CYNTHIA_ONLY,
-            Model::Cynthia => &ZENG_ONLY,
-        };
-        self.validate()
+    /// The messages that stop `model`: shared fields it reads plus its own
+    /// section. One model's bad field must not blank another's results.
+    pub fn validate_for(&self, model: &dyn Model) -> Vec<FieldError> {
+        let reads = model.reads();
+        let mut errs: Vec<FieldError> = self
+            .validate_shared()
             .into_iter()
-            .filter(|e| !skip.iter().any(|p| e.field.starts_with(p)))
-            .collect()
+            .filter(|e| reads.iter().any(|p| e.field.starts_with(p)))
+            .collect();
+        errs.extend(model.validate(self));
+        errs
     }
 
+    /// Every message about the scenario: shared fields and every model's
+    /// section.
     pub fn validate(&self) -> Vec<FieldError> {
+        let mut errs = self.validate_shared();
+        for m in MODELS {
+            errs.extend(m.validate(self));
+        }
+        errs
+    }
+
+    /// Checks of the shared document (workload, catalog, cluster, goals).
+    pub fn validate_shared(&self) -> Vec<FieldError> {
         let mut errs: Vec<FieldError> = self
             .workload
             .network
@@ -112,12 +100,6 @@ impl Scenario {
         }
 
         let cluster = &self.hardware.cluster;
-        if cluster.workers.is_empty() {
-            errs.push(err(
-                "hardware.cluster.workers",
-                "the cluster has no workers: add a worker group",
-            ));
-        }
         let mut total: u64 = 0;
         for (i, g) in cluster.workers.iter().enumerate() {
             let field = format!("hardware.cluster.workers[{i}]");
@@ -224,36 +206,6 @@ impl Scenario {
                 format!(
                     "PS nodes must be between 1 and {MAX_WORKERS} (got {})",
                     cluster.ps.count
-                ),
-            ));
-        }
-        let c = &self.settings.cynthia;
-        if c.max_workers == 0 || c.max_workers > 256 {
-            errs.push(err(
-                "settings.cynthia.max_workers",
-                format!(
-                    "the search limit must be 1-256 workers (got {})",
-                    c.max_workers
-                ),
-            ));
-        }
-
-        let z = &self.settings.zeng;
-        if !(z.flops_per_weight.is_finite() && z.flops_per_weight >= 0.0) {
-            errs.push(err(
-                "settings.zeng.flops_per_weight",
-                format!(
-                    "backward FLOP per weight must be ≥ 0 (got {})",
-                    z.flops_per_weight
-                ),
-            ));
-        }
-        if z.sweep_max_workers == 0 || z.sweep_max_workers > 256 {
-            errs.push(err(
-                "settings.zeng.sweep_max_workers",
-                format!(
-                    "chart range must be 1-256 workers (got {})",
-                    z.sweep_max_workers
                 ),
             ));
         }

@@ -9,11 +9,10 @@ use super::fields::{FieldErrors, NumberField, OptNumberField};
 use leptos::task::spawn_local;
 
 use super::files::{download_text, read_upload};
-use crate::hardware::{
-    bytes_to_gbit_per_s, gbit_per_s_to_bytes, parse_catalog, Instance, Processor,
-};
+use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Processor};
 use crate::models::zeng::calibrate_simd;
-use crate::report::zeng_eval::network_figures;
+use crate::models::zeng::eval::network_figures;
+use crate::scenario::import::merge_catalog;
 
 #[component]
 pub fn CatalogPanel() -> impl IntoView {
@@ -64,26 +63,17 @@ pub fn CatalogPanel() -> impl IntoView {
     let upload_catalog = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             match read_upload(&ev).await {
-                Some(Ok((name, text))) => match parse_catalog(&text) {
-                    Ok(list) => {
-                        let n = list.len();
-                        let mut added = 0;
-                        sc.update(|s| {
-                            for inst in list {
-                                // Same name: the upload replaces the entry.
-                                match s.hardware.catalog.iter_mut().find(|i| i.name == inst.name) {
-                                    Some(old) => *old = inst,
-                                    None => {
-                                        s.hardware.catalog.push(inst);
-                                        added += 1;
-                                    }
-                                }
-                            }
-                        });
-                        catalog_note.set(Some(Ok(format!("{name}: {n} instances ({added} new)"))));
+                Some(Ok((name, text))) => {
+                    // Same name: the upload replaces the entry.
+                    let mut next = sc.get_untracked();
+                    match merge_catalog(&mut next, &name, &text) {
+                        Ok(msg) => {
+                            sc.set(next);
+                            catalog_note.set(Some(Ok(msg)));
+                        }
+                        Err(e) => catalog_note.set(Some(Err(e))),
                     }
-                    Err(e) => catalog_note.set(Some(Err(format!("{name}: {e}")))),
-                },
+                }
                 Some(Err(e)) => catalog_note.set(Some(Err(e))),
                 None => {}
             }

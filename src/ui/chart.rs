@@ -19,9 +19,11 @@ pub fn Chart(
     #[prop(into)]
     figure: Signal<Option<Value>>,
     /// `data-testid` of the drawing area.
-    testid: &'static str,
+    #[prop(into)]
+    testid: String,
     /// File name stem for exports.
-    filename: &'static str,
+    #[prop(into)]
+    filename: String,
 ) -> impl IntoView {
     let node = NodeRef::<html::Div>::new();
     let error = RwSignal::new(None::<String>);
@@ -51,24 +53,27 @@ pub fn Chart(
             plotly_js::purge(&el);
         }
     });
+    let filename = StoredValue::new(filename);
     let export = move |format: &'static str| {
         move |_| {
             let Some(el) = node.get_untracked() else {
                 return;
             };
+            let filename = filename.get_value();
             spawn_local(async move {
                 let el: &web_sys::HtmlElement = &el;
-                if let Err(e) = plotly_js::download(el, format, filename).await {
+                if let Err(e) = plotly_js::download(el, format, &filename).await {
                     error.set(Some(e));
                 }
             });
         }
     };
+    let svg_testid = format!("{testid}-svg");
     view! {
         <figure class="chart-wrap">
             <div class="chart" node_ref=node data-testid=testid></div>
             <figcaption class="chart-actions">
-                <button type="button" class="small" on:click=export("svg") data-testid=format!("{testid}-svg")>"SVG"</button>
+                <button type="button" class="small" on:click=export("svg") data-testid=svg_testid>"SVG"</button>
                 <button type="button" class="small" on:click=export("png")>"PNG"</button>
                 {move || error.get().map(|e| view! { <span class="field-error">"chart: " {e}</span> })}
             </figcaption>

@@ -159,16 +159,8 @@ fn GroupRow(i: usize) -> impl IntoView {
     };
     let count_field = format!("hardware.cluster.workers[{i}].count");
     let batch_field = format!("hardware.cluster.workers[{i}].batch_size");
-    let errors_for = move |field: String| {
-        Signal::derive(move || {
-            state.validation.with(|v| {
-                v.iter()
-                    .filter(|e| e.field == field)
-                    .map(|e| e.message.clone())
-                    .collect()
-            })
-        })
-    };
+    let errors_for =
+        move |field: String| Signal::derive(move || state.errors_where(|f| f == field));
     view! {
         <tr>
             <td>

@@ -8,11 +8,10 @@ use super::expect_state;
 use super::fields::{FieldErrors, NumberField, OptNumberField};
 use super::files::read_upload;
 use crate::hardware::aws::cynthia_catalog;
-use crate::models::loss_fit::fit_loss;
-use crate::report::csv_out::fmt_sig;
-use crate::report::zeng_eval::network_figures;
+use crate::models::zeng::eval::network_figures;
+use crate::scenario::import::apply_loss_curve;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
-use crate::workload::profile_io::{parse_loss_curve, parse_profile_json};
+use crate::workload::profile_io::parse_profile_json;
 use crate::workload::profile_presets::{loss_presets, profile_presets};
 
 /// A profile derived from the layer table: `w_iter` = Eq. 27 FLOP for the
@@ -120,33 +119,18 @@ pub fn CynthiaInputs() -> impl IntoView {
     let fit_workers = RwSignal::new(1.0_f64);
     let upload_curve = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            let sync = sc.with_untracked(|s| {
-                s.workload
-                    .profile
-                    .as_ref()
-                    .map_or(SyncMode::Bsp, |p| p.sync)
-            });
             let n = fit_workers.get_untracked() as u32;
             match read_upload(&ev).await {
-                Some(Ok((name, text))) => match parse_loss_curve(&text, sync, n)
-                    .and_then(|c| fit_loss(&c).map(|f| (c, f)).map_err(|e| e.to_string()))
-                {
-                    Ok((curve, fit)) => {
-                        let msg = format!(
-                            "{name}: fitted β0 = {}, β1 = {} from {} points, R² = {:.4}",
-                            fmt_sig(fit.params.beta0),
-                            fmt_sig(fit.params.beta1),
-                            fit.points_used,
-                            fit.r_squared
-                        );
-                        sc.update(|s| {
-                            s.workload.loss = Some(fit.params);
-                            s.workload.loss_curve = Some(curve);
-                        });
-                        note.set(Some(Ok(msg)));
+                Some(Ok((name, text))) => {
+                    let mut next = sc.get_untracked();
+                    match apply_loss_curve(&mut next, &name, &text, n) {
+                        Ok(msg) => {
+                            sc.set(next);
+                            note.set(Some(Ok(msg)));
+                        }
+                        Err(e) => note.set(Some(Err(e))),
                     }
-                    Err(e) => note.set(Some(Err(format!("{name}: {e}")))),
-                },
+                }
                 Some(Err(e)) => note.set(Some(Err(e))),
                 None => {}
             }

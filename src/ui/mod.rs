@@ -5,13 +5,10 @@ mod catalog_panel;
 mod chart;
 mod cluster_panel;
 mod cynthia_inputs;
-mod cynthia_results;
 mod fields;
 mod files;
 mod plotly_js;
-mod plots;
-mod plots_cynthia;
-mod results;
+mod report_view;
 mod state;
 mod toolbar;
 mod workload_panel;
@@ -40,8 +37,7 @@ pub fn App() -> impl IntoView {
                     <a href=full target="_blank" rel="noopener">"open in ddnn-planner ↗"</a>
                 </header>
                 <Banner />
-                <results::Results />
-                <cynthia_results::CynthiaResults />
+                <report_view::AllResults />
             </main>
         }
         .into_any();
@@ -65,8 +61,7 @@ pub fn App() -> impl IntoView {
                 <catalog_panel::CatalogPanel />
             </section>
             <section class="outputs" aria-label="results">
-                <results::Results />
-                <cynthia_results::CynthiaResults />
+                <report_view::AllResults />
             </section>
         </main>
         <footer class="foot">

@@ -1,34 +1,64 @@
-//! The page's state: one scenario signal, the evaluation derived from it,
-//! the last good result, and the URL fragment kept in step with it.
+//! The page's state: one scenario signal, each registry model's outcome
+//! and last good report, and the URL fragment kept in step with it.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::report::{evaluate_cynthia, evaluate_zeng, CynthiaEvaluation, ZengEvaluation};
+use crate::models::{evaluate, Model, Unavailable, MODELS};
+use crate::report::Report;
 use crate::scenario::codec::{decode_fragment, encode_fragment};
 use crate::scenario::{FieldError, Scenario};
+
+/// One registry model on the page.
+#[derive(Clone, Copy)]
+pub struct ModelSlot {
+    pub model: &'static dyn Model,
+    /// The report of the current scenario, or why there is none.
+    pub outcome: Memo<Result<Arc<Report>, Arc<Unavailable>>>,
+    /// The newest report that succeeded; stays on screen, marked, while
+    /// the inputs are invalid, and is cleared when inputs go missing.
+    pub last_good: RwSignal<Option<Arc<Report>>>,
+}
+
+impl ModelSlot {
+    fn new(model: &'static dyn Model, scenario: RwSignal<Scenario>) -> Self {
+        let outcome = Memo::new(move |_| {
+            scenario.with(|s| evaluate(model, s).map(Arc::new).map_err(Arc::new))
+        });
+        let last_good = RwSignal::new(None);
+        Effect::new(move |_| match outcome.get() {
+            Ok(r) => last_good.set(Some(r)),
+            Err(u) if u.is_missing() => last_good.set(None),
+            Err(_) => {}
+        });
+        ModelSlot {
+            model,
+            outcome,
+            last_good,
+        }
+    }
+
+    /// The messages that make the shown report stale (empty when current).
+    pub fn stale_errors(&self) -> Vec<FieldError> {
+        match self.outcome.get() {
+            Err(u) if !u.is_missing() => u.errors().to_vec(),
+            _ => Vec::new(),
+        }
+    }
+}
 
 /// Shared through context; every panel reads narrow slices of it.
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub scenario: RwSignal<Scenario>,
-    /// The evaluation of the current scenario, or what is wrong with it.
-    pub result: Memo<Result<Arc<ZengEvaluation>, Arc<Vec<FieldError>>>>,
-    /// The newest evaluation that succeeded; stays on screen while the
-    /// current inputs are invalid.
-    pub last_good: RwSignal<Option<Arc<ZengEvaluation>>>,
+    /// One slot per registry model, in registry order.
+    pub models: StoredValue<Vec<ModelSlot>>,
     /// A problem with the whole scenario (a corrupt link, a bad import).
     pub banner: RwSignal<Option<String>>,
-    /// Cynthia's evaluation; `None` while the scenario has no job profile.
-    pub cynthia: Memo<Option<CynthiaResult>>,
-    /// The newest Cynthia evaluation that succeeded.
-    pub cynthia_last_good: RwSignal<Option<Arc<CynthiaEvaluation>>>,
     /// Every validation message of the current scenario.
     pub validation: Memo<Vec<FieldError>>,
 }
-
-pub type CynthiaResult = Result<Arc<CynthiaEvaluation>, Arc<Vec<FieldError>>>;
 
 impl AppState {
     pub fn new() -> Self {
@@ -43,64 +73,63 @@ impl AppState {
             },
         };
         let scenario = RwSignal::new(initial);
-        let result =
-            Memo::new(move |_| scenario.with(|s| evaluate_zeng(s).map(Arc::new).map_err(Arc::new)));
-        let last_good = RwSignal::new(None);
-        Effect::new(move |_| {
-            if let Ok(e) = result.get() {
-                last_good.set(Some(e));
-            }
-        });
-        let cynthia = Memo::new(move |_| {
-            scenario.with(|s| {
-                s.workload
-                    .profile
-                    .is_some()
-                    .then(|| evaluate_cynthia(s).map(Arc::new).map_err(Arc::new))
-            })
-        });
-        let cynthia_last_good = RwSignal::new(None);
-        Effect::new(move |_| match cynthia.get() {
-            Some(Ok(e)) => cynthia_last_good.set(Some(e)),
-            None => cynthia_last_good.set(None),
-            Some(Err(_)) => {}
-        });
+        let models = MODELS
+            .iter()
+            .map(|&m| ModelSlot::new(m, scenario))
+            .collect();
         let state = AppState {
             scenario,
-            result,
-            last_good,
+            models: StoredValue::new(models),
             banner: RwSignal::new(banner),
-            cynthia,
-            cynthia_last_good,
             validation: Memo::new(move |_| scenario.with(Scenario::validate)),
         };
         state.sync_url();
         state
     }
 
-    /// Validation messages whose field path starts with `prefix`, from
-    /// whichever model reports them.
+    /// Every slot, in registry order.
+    pub fn slots(&self) -> Vec<ModelSlot> {
+        self.models.get_value()
+    }
+
+    /// The last good reports of every model, for exports.
+    pub fn reports(&self) -> Vec<Arc<Report>> {
+        self.slots()
+            .iter()
+            .filter_map(|s| s.last_good.get_untracked())
+            .collect()
+    }
+
+    /// Validation messages whose field path starts with `prefix`, from the
+    /// document and from every model that ran into them.
     pub fn errors_at(&self, prefix: &'static str) -> Signal<Vec<String>> {
-        let validation = self.validation;
-        let cynthia = self.cynthia;
-        Signal::derive(move || {
-            let mut out: Vec<String> = validation.with(|v| {
-                v.iter()
-                    .filter(|e| e.field.starts_with(prefix))
-                    .map(|e| e.message.clone())
-                    .collect()
-            });
-            // Some problems only show when the model runs (a loss goal the
-            // curve never reaches): name them at their field too.
-            if let Some(Err(errs)) = cynthia.get() {
-                for e in errs.iter().filter(|e| e.field.starts_with(prefix)) {
+        let state = *self;
+        Signal::derive(move || state.errors_where(|f| f.starts_with(prefix)))
+    }
+
+    /// Validation messages whose field matches `pred`, each once.
+    pub fn errors_where(&self, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut out: Vec<String> = self.validation.with(|v| {
+            v.iter()
+                .filter(|e| pred(&e.field))
+                .map(|e| e.message.clone())
+                .collect()
+        });
+        // Some problems only show when a model runs (a loss goal the
+        // curve never reaches): name them at their field too.
+        for slot in self.slots() {
+            if let Err(u) = slot.outcome.get() {
+                if u.is_missing() {
+                    continue;
+                }
+                for e in u.errors().iter().filter(|e| pred(&e.field)) {
                     if !out.contains(&e.message) {
                         out.push(e.message.clone());
                     }
                 }
             }
-            out
-        })
+        }
+        out
     }
 
     /// Writes the fragment after every change (replaceState: typing must

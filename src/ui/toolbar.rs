@@ -6,8 +6,8 @@ use leptos::task::spawn_local;
 use super::expect_state;
 use super::files::{download_text, read_upload};
 use super::state::share_url;
-use crate::report::csv_out::to_csv;
-use crate::report::cynthia_rows::cynthia_csv;
+use crate::report::csv::csv;
+use crate::report::Report;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
@@ -65,18 +65,25 @@ pub fn Toolbar() -> impl IntoView {
             status.set(Some(e));
         }
     };
-    let export_csv = move |_| match state.last_good.get_untracked() {
-        Some(e) => {
-            let name = sc.with_untracked(|s| file_stem(&s.title));
-            let mut csv = to_csv(&e);
-            if let Some(c) = state.cynthia_last_good.get_untracked() {
-                csv.push_str(&cynthia_csv(&c));
+    // Results of every model with a report, as the CLI prints them.
+    let export_results = move |json: bool| {
+        move |_| {
+            let reports: Vec<Report> = state.reports().iter().map(|r| (**r).clone()).collect();
+            if reports.is_empty() {
+                status.set(Some("no valid result to export yet".into()));
+                return;
             }
-            if let Err(e) = download_text(&format!("{name}.results.csv"), "text/csv", &csv) {
+            let name = sc.with_untracked(|s| file_stem(&s.title));
+            let (file, mime, text) = if json {
+                let text = serde_json::to_string_pretty(&reports).unwrap_or_default();
+                (format!("{name}.results.json"), "application/json", text)
+            } else {
+                (format!("{name}.results.csv"), "text/csv", csv(&reports))
+            };
+            if let Err(e) = download_text(&file, mime, &text) {
                 status.set(Some(e));
             }
         }
-        None => status.set(Some("no valid result to export yet".into())),
     };
     let import_json = move |ev: leptos::ev::Event| {
         spawn_local(async move {
@@ -117,7 +124,8 @@ pub fn Toolbar() -> impl IntoView {
                 "Import scenario JSON"
                 <input type="file" accept=".json,application/json" class="hidden-file" on:change=import_json data-testid="import-json" />
             </label>
-            <button type="button" class="secondary" on:click=export_csv data-testid="export-csv">"Results CSV"</button>
+            <button type="button" class="secondary" on:click=export_results(false) data-testid="export-csv">"Results CSV"</button>
+            <button type="button" class="secondary" on:click=export_results(true) data-testid="export-results-json">"Results JSON"</button>
             {move || status.get().map(|s| view! { <span class="status" role="status">{s}</span> })}
             {move || link.get().map(|l| view! {
                 <input class="share-url" type="text" readonly prop:value=l data-testid="share-url" on:focus=move |ev| {

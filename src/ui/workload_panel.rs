@@ -7,10 +7,10 @@ use leptos::task::spawn_local;
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField};
 use super::files::{download_text, read_upload};
-use crate::report::csv_out::fmt_sig;
-use crate::workload::paleo::import_paleo;
+use crate::report::fmt_sig;
+use crate::scenario::import::import_network;
 use crate::workload::presets::network_presets;
-use crate::workload::table::{layers_to_csv, parse_layer_table};
+use crate::workload::table::layers_to_csv;
 use crate::workload::Network;
 
 /// What an import reports beside the import box.
@@ -18,53 +18,6 @@ use crate::workload::Network;
 enum ImportNote {
     Ok(String),
     Err(String),
-}
-
-/// Paleo files are JSON objects whose `layers` is an object keyed by name.
-fn looks_like_paleo(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .is_some_and(|v| v.get("layers").is_some_and(serde_json::Value::is_object))
-}
-
-/// Turns pasted or uploaded text into a network, naming the source in
-/// every message.
-fn import_text(source: &str, text: &str) -> Result<(Network, String), String> {
-    if looks_like_paleo(text) {
-        let imp = import_paleo(text).map_err(|e| format!("{source}: {e}"))?;
-        let n = imp.network.layers.len();
-        let ignored = imp.network.ignored.len();
-        let eq4: f64 = imp.network.layers.iter().map(|l| l.forward_flop()).sum();
-        let batch = imp
-            .batch_size
-            .map_or_else(|| "its batch".to_string(), |b| format!("a batch of {b}"));
-        let msg = format!(
-            "{source}: Paleo network '{}': {n} conv/fc layers counted, {ignored} ignored (listed below). \
-             Paleo's own count (incl. pooling etc.) is {} FLOP for {batch}; Eq. 4 counts {} FLOP per sample (conv/fc only).",
-            imp.network.name,
-            fmt_sig(imp.paleo_forward_flop_per_batch),
-            fmt_sig(eq4)
-        );
-        return Ok((imp.network, msg));
-    }
-    let layers = parse_layer_table(text).map_err(|e| format!("{source}: {e}"))?;
-    let name = source
-        .rsplit_once('.')
-        .map_or(source, |(stem, _)| stem)
-        .to_string();
-    let msg = format!("{source}: {} layers imported", layers.len());
-    Ok((
-        Network {
-            name,
-            layers,
-            given: None,
-            pushes: None,
-            extra_forward_flop_per_sample: 0.0,
-            transfer_values: None,
-            ignored: Vec::new(),
-        },
-        msg,
-    ))
 }
 
 #[component]
@@ -91,7 +44,7 @@ pub fn WorkloadPanel() -> impl IntoView {
             note.set(None);
         }
     };
-    let apply = move |source: String, text: String| match import_text(&source, &text) {
+    let apply = move |source: String, text: String| match import_network(&source, &text) {
         Ok((net, msg)) => {
             sc.update(|s| s.workload.network = net);
             note.set(Some(ImportNote::Ok(msg)));

@@ -6,7 +6,7 @@ mod timing;
 
 use std::hint::black_box;
 
-use ddnn_planner::report::evaluate_zeng;
+use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::{Layer, Network};

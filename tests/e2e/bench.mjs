@@ -36,7 +36,7 @@ async function timedEdit([testid, value]) {
     return r.bottom > -300 && r.top < window.innerHeight + 300;
   };
   const charts = [...document.querySelectorAll('.chart')].filter(near);
-  const headline = document.querySelector('[data-testid="iteration-time"]');
+  const headline = document.querySelector('[data-testid="zeng-iteration-time"]');
   const before = headline.textContent;
   const input = document.querySelector(`[data-testid="${testid}"]`);
   return new Promise((resolve, reject) => {
@@ -54,7 +54,7 @@ async function timedEdit([testid, value]) {
         drawn += 1;
         if (drawn === charts.length) {
           obs.disconnect();
-          const h = document.querySelector('[data-testid="iteration-time"]');
+          const h = document.querySelector('[data-testid="zeng-iteration-time"]');
           if (numbersAt === null && h.textContent !== before) numbersAt = performance.now();
           done();
         }
@@ -79,7 +79,7 @@ const ctx = await chromium.launchPersistentContext(profile, { executablePath: '/
 try {
   const page = await ctx.newPage();
   await page.goto(base, { waitUntil: 'load' });
-  await page.locator('[data-testid="iteration-time"]').waitFor();
+  await page.locator('[data-testid="zeng-iteration-time"]').waitFor();
   await page.locator('details.import summary').click();
   await page.locator('[data-testid="layer-text"]').fill(table200());
   await page.locator('[data-testid="layer-apply"]').click();

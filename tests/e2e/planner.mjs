@@ -13,13 +13,13 @@ export function numberIn(text) {
 export async function open(ctx, suffix = '', opts = {}) {
   const page = await ctx.newPage(opts);
   await page.goto(ctx.baseUrl + suffix, { waitUntil: 'load' });
-  await page.locator(ID('iteration-time')).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.locator(ID('zeng-iteration-time')).first().waitFor({ state: 'visible', timeout: 30_000 });
   return page;
 }
 
 /** The headline iteration time in seconds. */
 export async function iterationSeconds(page) {
-  return numberIn(await page.locator(ID('iteration-time')).first().textContent());
+  return numberIn(await page.locator(ID('zeng-iteration-time')).first().textContent());
 }
 
 /** Waits until the headline shows a value that satisfies `pred`. */

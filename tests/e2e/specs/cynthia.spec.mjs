@@ -10,44 +10,48 @@ const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export async function run(ctx) {
   const { assert } = ctx;
   const page = await open(ctx);
-  assert.equal(await page.locator(ID('cynthia-results')).count(), 0, 'Cynthia is off without a profile');
+  // Without a profile Cynthia says what it needs instead of showing numbers.
+  await page.locator(ID('cynthia-missing')).waitFor();
+  assert.match(await page.locator(ID('cynthia-missing')).textContent(), /needs: .*job profile/);
+  assert.equal(await page.locator(ID('cynthia-iteration-time')).count(), 0, 'no Cynthia numbers without a profile');
 
   // Table 4's cifar10 DNN profile brings the AWS dockers and default goals.
   await page.locator(ID('profile-preset')).selectOption('cifar10-dnn-bsp');
-  await page.locator(ID('cynthia-results')).waitFor();
+  await page.locator(ID('cynthia-u')).waitFor();
   assert((await page.locator(ID('device-name')).count()) >= 8, 'AWS dockers added to the catalog');
   await page.locator(ID('group-remove')).nth(1).click();
   await page.locator(ID('group-0-instance')).selectOption({ label: 'm4.xlarge docker' });
   await setField(page, 'group-count', '8');
   await setField(page, 'goal-time', '3');
   await setField(page, 'goal-loss', '0.6');
-  await page.waitForFunction(() => /c3\.xlarge docker/.test(document.querySelector('[data-testid="exact-plan"]')?.textContent || ''));
-  const plan = await page.locator(ID('exact-plan')).textContent();
+  await page.waitForFunction(() => /c3\.xlarge docker/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''));
+  const plan = await page.locator(ID('cynthia-exact-plan')).textContent();
   assert.match(plan, /^6 workers \+ 1 PS of c3\.xlarge docker/, plan);
-  assert.match(await page.locator(ID('paper-plan')).textContent(), /c3\.xlarge docker/);
+  assert.match(await page.locator(ID('cynthia-paper-plan')).textContent(), /c3\.xlarge docker/);
   // 8 m4 workers, 1 PS: 0.9686 s per iteration (compute-bound, u = 100%).
   assert.equal(numberIn(await page.locator(ID('cynthia-iteration-time')).textContent()), 0.9686);
-  assert.equal((await page.locator(ID('cynthia-u')).textContent()).trim(), '100%');
+  assert.equal((await page.locator(ID('cynthia-u')).textContent()).trim(), '100.0%');
 
   await drawAllCharts(page);
-  for (const c of ['chart-cost', 'chart-time', 'chart-utilisation']) {
+  for (const c of ['cynthia-chart-cost', 'cynthia-chart-time', 'cynthia-chart-utilisation']) {
     assert((await page.locator(`${ID(c)} .scatterlayer .trace`).count()) >= 4, `${c}: one line per type`);
   }
-  assert((await page.locator(ID('chart-cost')).textContent()).includes('cheapest plan: 6 × c3.xlarge docker + 1 PS'));
+  assert((await page.locator(ID('cynthia-chart-cost')).textContent()).includes('cheapest plan: 6 × c3.xlarge docker + 1 PS'));
 
   // An impossible time goal: each type says which constraint fails.
   await setField(page, 'goal-time', '0.01');
-  await page.waitForFunction(() => /no plan/.test(document.querySelector('[data-testid="exact-plan"]')?.textContent || ''));
-  const why = await page.locator(ID('shortfalls')).textContent();
-  assert.match(why, /m4\.xlarge docker: time: the fastest plan within 64 workers .* over T_g/);
+  await page.waitForFunction(() => /no plan/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''));
+  const why = page.locator(`${ID('cynthia-table-shortfalls')} tbody tr`).first().locator('td');
+  assert.equal(await why.nth(0).textContent(), 'm4.xlarge docker');
+  assert.match(await why.nth(1).textContent(), /^time: the fastest plan within 64 workers .* over T_g/);
 
   // A bad field keeps the last good result, with the message at the field.
   await setField(page, 'goal-time', '3');
-  await page.waitForFunction(() => /^6 workers/.test(document.querySelector('[data-testid="exact-plan"]')?.textContent || ''));
+  await page.waitForFunction(() => /^6 workers/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''));
   await setField(page, 'c-prof', '-1');
   await page.locator(ID('cynthia-stale')).waitFor();
   assert.match(await page.locator(`label:has(${ID('c-prof')})`).textContent(), /must be a positive number/);
-  assert.match(await page.locator(ID('exact-plan')).textContent(), /^6 workers/);
+  assert.match(await page.locator(ID('cynthia-exact-plan')).textContent(), /^6 workers/);
   await setField(page, 'c-prof', '0.06');
   await page.locator(ID('cynthia-stale')).waitFor({ state: 'detached' });
 
@@ -63,9 +67,9 @@ export async function run(ctx) {
   const beta0 = Number(await page.locator(ID('beta0')).inputValue());
   assert(beta0 > 0, `β0 ${beta0}`);
 
-  await page.locator(ID('chart-residuals')).scrollIntoViewIfNeeded();
-  await page.locator(`${ID('chart-residuals')} .main-svg`).first().waitFor();
-  assert.match(await page.locator(ID('chart-residuals')).textContent(), /R² = 0\.9/);
+  await page.locator(ID('cynthia-chart-loss-fit')).scrollIntoViewIfNeeded();
+  await page.locator(`${ID('cynthia-chart-loss-fit')} .main-svg`).first().waitFor();
+  assert.match(await page.locator(ID('cynthia-chart-loss-fit')).textContent(), /R² = 0\.9/);
 
   // Inconsistent loss model and goals: named at their fields.
   await setField(page, 'beta1', String(beta0 * 2));
@@ -85,11 +89,11 @@ export async function run(ctx) {
   // The shared link reproduces the plan in a fresh page.
   await page.locator(ID('share')).click();
   const url = await page.locator(ID('share-url')).inputValue();
-  const plan2 = await page.locator(ID('exact-plan')).textContent();
+  const plan2 = await page.locator(ID('cynthia-exact-plan')).textContent();
   const fresh = await ctx.newPage();
   await fresh.goto(url, { waitUntil: 'load' });
-  await fresh.locator(ID('exact-plan')).waitFor();
-  assert.equal(await fresh.locator(ID('exact-plan')).textContent(), plan2);
+  await fresh.locator(ID('cynthia-exact-plan')).waitFor();
+  assert.equal(await fresh.locator(ID('cynthia-exact-plan')).textContent(), plan2);
   await drawAllCharts(fresh);
   await ctx.screenshot(fresh, 'cynthia');
 }

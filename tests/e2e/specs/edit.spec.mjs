@@ -18,7 +18,7 @@ export async function run(ctx) {
 
   // Zero bandwidth parses but is invalid: named at the field, stale result kept.
   await setField(page, 'bandwidth-gbps', '0');
-  await page.locator(ID('stale-notice')).waitFor();
+  await page.locator(ID('zeng-stale')).waitFor();
   assert.match(await page.locator(`label:has(${ID('bandwidth-gbps')})`).textContent(), /must be a positive number/);
   assert.equal(await iterationSeconds(page), t10, 'last good result stays');
   await setField(page, 'bandwidth-gbps', 'NaN');
@@ -26,17 +26,17 @@ export async function run(ctx) {
 
   // Back to 1 GbE, then one more GPU worker: 4 workers at 1 GbE add 2 transfers.
   await setField(page, 'bandwidth-gbps', '1');
-  await page.locator(ID('stale-notice')).waitFor({ state: 'detached' });
+  await page.locator(ID('zeng-stale')).waitFor({ state: 'detached' });
   await setField(page, 'group-count', '3');
   const t4 = await waitIteration(page, (t) => t > 30, 'above 30 s');
   // Eq. 32 with n = 4: 8 transfers of 4.428 s + 0.278 s.
   assert(within(t4, 8 * 4.4276 + 0.2782, 0.005), `4 workers: ${t4} s`);
-  assert.equal(await page.locator(`${ID('workers-table')} tbody tr`).count(), 4);
+  assert.equal(await page.locator(`${ID('zeng-table-workers')} tbody tr`).count(), 4);
 
   // Negative batch is not a whole number ≥ 0: refused at the field.
   await page.locator(ID('group-batch')).first().fill('-4');
   assert.match(await page.locator(`label:has(${ID('group-batch')})`).first().textContent(), /not a whole number/);
-  assert(numberIn(await page.locator(ID('iteration-time')).textContent()) === t4);
+  assert(numberIn(await page.locator(ID('zeng-iteration-time')).textContent()) === t4);
 
   // Calibrate a CPU's SIMD from a measured iteration.
   await page.locator(ID('calibrate-seconds')).first().fill('-3');

@@ -26,14 +26,21 @@ export async function run(ctx) {
 
   const csv = await download(page, 'export-csv');
   assert.match(csv.name, /\.results\.csv$/);
-  assert(csv.text.startsWith('section,quantity,value,unit'), csv.text.slice(0, 80));
-  const row = csv.text.split('\n').find((l) => l.includes('iteration time, push queue'));
-  // The quantity is quoted (it has a comma); the value is full precision.
+  assert(csv.text.startsWith('model,section,key,quantity,value,unit'), csv.text.slice(0, 80));
+  const row = csv.text.split('\n').find((l) => l.startsWith('zeng,headline,iteration-time,'));
+  // The quantity is quoted (it has a comma); the value is full precision, in seconds.
   const value = Number((row || '').match(/",([^,]+),s\r?$/)?.[1]);
   assert(within(value, t, 1e-3), `CSV row ${row} vs screen ${t}`);
-  assert(csv.text.includes('timeline,Quadro RTX 4000 #1,push,'), 'timeline section');
+  assert(csv.text.includes('zeng,timeline,Quadro RTX 4000 #1,push,'), 'timeline section');
+  assert(csv.text.includes('model,table,worker,segment,start [s],end [s]'), 'units in the table header');
 
-  const svg = await download(page, 'timeline-svg');
+  const results = await download(page, 'export-results-json');
+  assert.match(results.name, /\.results\.json$/);
+  const reports = JSON.parse(results.text);
+  assert.equal(reports[0].model, 'zeng');
+  assert.equal(reports[0].headline[0].value.value, Number(row.match(/",([^,]+),s\r?$/)[1]), 'JSON and CSV agree');
+
+  const svg = await download(page, 'zeng-chart-timeline-svg');
   assert.match(svg.name, /\.svg$/);
   assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');
 

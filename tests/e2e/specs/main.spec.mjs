@@ -8,26 +8,26 @@ export async function run(ctx) {
   // VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE, bs 32: Zeng Table 6 says 26.85 s.
   const t = await iterationSeconds(page);
   assert(within(t, 26.85, 0.02), `iteration ${t} s, Table 6 says 26.85 s`);
-  assert.match(await page.locator(ID('regime')).textContent(), /communication-bound/);
+  assert.match(await page.locator(ID('zeng-regime')).textContent(), /communication-bound/);
 
   // 3 compute + 2 waits + 3 pushes + 3 pulls, one row per worker.
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="timeline"] .point').length === 11);
-  assert.equal(await chartPoints(page, 'timeline'), 11, 'timeline bars');
-  const tl = await chartText(page, 'timeline');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="zeng-chart-timeline"] .point').length === 11);
+  assert.equal(await chartPoints(page, 'zeng-chart-timeline'), 11, 'timeline bars');
+  const tl = await chartText(page, 'zeng-chart-timeline');
   for (const w of ['Quadro RTX 4000 #1', 'Quadro RTX 4000 #2', 'GeForce GTX 1060 6GB']) {
     assert(tl.includes(w), `timeline row ${w} missing: ${tl.slice(0, 200)}`);
   }
   assert(tl.includes('time since iteration start [s]'), 'timeline axis label with unit');
 
   // Three worker rows, in push order, and the layer table of VGG-16 D.
-  assert.equal(await page.locator(`${ID('workers-table')} tbody tr`).count(), 3);
+  assert.equal(await page.locator(`${ID('zeng-table-workers')} tbody tr`).count(), 3);
   assert.equal(await page.locator(`${ID('layer-table')} tbody tr`).count(), 16);
   assert.equal((await page.locator(ID('forward-flop')).textContent()).trim(), '3.094e10');
 
   await drawAllCharts(page);
-  for (const c of ['chart-workers', 'chart-speedup', 'chart-bandwidth']) {
+  for (const c of ['zeng-chart-workers-iteration', 'zeng-chart-workers-speedup', 'zeng-chart-bandwidth']) {
     assert((await page.locator(`${ID(c)} .scatterlayer .trace`).count()) >= 1, `${c} has no trace`);
   }
-  assert((await chartText(page, 'chart-bandwidth')).includes('PS link bandwidth [Gb/s]'));
+  assert((await chartText(page, 'zeng-chart-bandwidth')).includes('PS link bandwidth [Gb/s]'));
   await ctx.screenshot(page, 'main');
 }

@@ -14,7 +14,7 @@ export async function run(ctx) {
 
   const fresh = await ctx.newPage();
   await fresh.goto(url, { waitUntil: 'load' });
-  await fresh.locator(ID('iteration-time')).waitFor();
+  await fresh.locator(ID('zeng-iteration-time')).waitFor();
   assert.equal(await iterationSeconds(fresh), t, 'same result from the link');
   assert.equal(await fresh.locator(ID('bandwidth-gbps')).inputValue(), '2.5');
 

@@ -19,11 +19,11 @@ export async function run(ctx) {
   const hasPlotly = await page.evaluate(() => typeof window.Plotly === 'object' && typeof window.Plotly.newPlot === 'function');
   assert(hasPlotly, 'window.Plotly is not loaded');
 
-  const el = page.locator('[data-testid="iteration-time"]').first();
+  const el = page.locator('[data-testid="zeng-iteration-time"]').first();
   await el.waitFor({ state: 'visible', timeout: 30_000 });
   await page.waitForFunction(
     (source) => {
-      const node = document.querySelector('[data-testid="iteration-time"]');
+      const node = document.querySelector('[data-testid="zeng-iteration-time"]');
       return node !== null && new RegExp(source).test(node.textContent || '');
     },
     ITERATION_TIME.source,

@@ -72,7 +72,7 @@ export async function run(ctx) {
   await nameInput.dispatchEvent('change');
   await waitIteration(page, (t) => t > 0, 'positive');
   // Charts redraw when on screen: bring the timeline back into view.
-  await page.locator(ID('timeline')).scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => (document.querySelector('[data-testid="timeline"]')?.textContent || '').includes('<b>x</b> #1'));
-  assert((await chartText(page, 'timeline')).includes('<b>x</b> #2'));
+  await page.locator(ID('zeng-chart-timeline')).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => (document.querySelector('[data-testid="zeng-chart-timeline"]')?.textContent || '').includes('<b>x</b> #1'));
+  assert((await chartText(page, 'zeng-chart-timeline')).includes('<b>x</b> #2'));
 }

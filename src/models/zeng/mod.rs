@@ -22,6 +22,13 @@
 //!  PS link                              ...|pull|pull|pull|
 //! ```
 
+pub mod eval;
+mod model;
+pub mod report;
+
+pub use eval::{evaluate_zeng, ZengEvaluation};
+pub use model::Zeng;
+
 use serde::Serialize;
 
 use crate::hardware::Processor;

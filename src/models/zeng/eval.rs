@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
-use crate::hardware::{Processor, WorkerGroup};
-use crate::models::zeng::{
+use super::{
     iteration_flop, regime, simulate, throughput, Link, NetworkFigures, QueueResult, Regime,
     Throughput, WorkerInput, BYTES_PER_VALUE,
 };
-use crate::scenario::{FieldError, Model, Scenario};
+use crate::hardware::{Processor, WorkerGroup};
+use crate::scenario::{FieldError, Scenario};
 use crate::workload::NetworkSummary;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,7 +136,7 @@ pub fn bandwidth_grid() -> Vec<f64> {
 }
 
 pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
-    let errs = s.validate_for(Model::Zeng);
+    let errs = s.validate_for(&super::Zeng);
     if !errs.is_empty() {
         return Err(errs);
     }

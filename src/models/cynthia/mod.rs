@@ -22,10 +22,19 @@
 //!  demand grows with r_scale; past the supply, u < 1 slows every worker
 //! ```
 
+pub mod eval;
+pub mod loss_fit;
+mod model;
+pub mod report;
+
+pub use eval::{evaluate_cynthia, CynthiaEvaluation};
+pub use model::Cynthia;
+
 use serde::Serialize;
 
-use super::loss_fit::iterations_to_loss;
+use crate::report::Unit;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
+use loss_fit::iterations_to_loss;
 
 /// One instance type as Cynthia reads it from the catalog.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -172,12 +181,29 @@ pub struct IterationTime {
     /// BSP: one iteration; ASP: the effective per-worker iteration
     /// `n / Σ_j (1/t_j)` (equal to every worker's in a homogeneous cluster).
     pub t_iter_s: f64,
-    /// ASP: each worker type's own iteration time.
-    pub per_type: Vec<(String, f64)>,
+    /// ASP: each worker group's own pace, in cluster order (empty for BSP).
+    pub per_type: Vec<TypeIteration>,
     /// Iterations per second across the cluster (BSP: `1/t_iter`; ASP:
-    /// `Σ_j 1/t_j`, this product's reading of heterogeneous ASP).
+    /// `Σ_j 1/t_j` over workers, this product's reading of heterogeneous
+    /// ASP, models.md §2).
     pub cluster_rate: f64,
+    /// Time between two updates anywhere in the cluster, `1/cluster_rate`
+    /// (BSP: `t_iter`).
+    pub cluster_iter_s: f64,
     pub utilisation: Utilisation,
+}
+
+/// One ASP worker group iterating at its own pace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TypeIteration {
+    pub instance: String,
+    pub workers: u32,
+    /// Eq. 4 for this type: `w_iter / (c_j · u)`.
+    pub t_comp_s: f64,
+    /// Eq. 5 (ASP): the same for every worker.
+    pub t_comm_s: f64,
+    /// `t_comp + t_comm` for this type.
+    pub t_iter_s: f64,
 }
 
 pub fn iteration(p: &Profile, c: &ClusterSpec) -> IterationTime {
@@ -212,28 +238,31 @@ pub fn iteration(p: &Profile, c: &ClusterSpec) -> IterationTime {
                 t_iter_s: t_iter,
                 per_type: Vec::new(),
                 cluster_rate: 1.0 / t_iter,
+                cluster_iter_s: t_iter,
                 utilisation: util,
             }
         }
         SyncMode::Asp => {
             let t_comm = 2.0 * p.g_param_bytes / b_supply;
-            let per_type: Vec<(String, f64)> = c
+            let per_type: Vec<TypeIteration> = c
                 .workers
                 .iter()
                 .map(|g| {
-                    (
-                        g.kind.name.clone(),
-                        p.w_iter_flop / (g.kind.c_flops * util.u) + t_comm,
-                    )
+                    let t_comp = p.w_iter_flop / (g.kind.c_flops * util.u);
+                    TypeIteration {
+                        instance: g.kind.name.clone(),
+                        workers: g.count,
+                        t_comp_s: t_comp,
+                        t_comm_s: t_comm,
+                        t_iter_s: t_comp + t_comm,
+                    }
                 })
                 .collect();
-            let rate: f64 = c
-                .workers
+            let rate: f64 = per_type
                 .iter()
-                .zip(&per_type)
-                .map(|(g, (_, t))| f64::from(g.count) / t)
+                .map(|t| f64::from(t.workers) / t.t_iter_s)
                 .sum();
-            let slowest = per_type.iter().map(|(_, t)| *t).fold(0.0, f64::max);
+            let slowest = per_type.iter().map(|t| t.t_iter_s).fold(0.0, f64::max);
             IterationTime {
                 sync: p.sync,
                 t_comp_s: slowest - t_comm,
@@ -241,6 +270,7 @@ pub fn iteration(p: &Profile, c: &ClusterSpec) -> IterationTime {
                 t_iter_s: n / rate,
                 per_type,
                 cluster_rate: rate,
+                cluster_iter_s: 1.0 / rate,
                 utilisation: util,
             }
         }
@@ -478,18 +508,20 @@ pub fn algorithm1(
         {
             trace.note = format!("range {}..{} is too large to walk", b.n_lo, b.n_hi);
         } else {
-            trace.note = format!("no n_wk in {}..={} meets T_g", b.n_lo, b.n_hi);
+            // The cheapest n_wk that met T_g but lost to the best so far:
+            // "no n_wk meets T_g" would be wrong for this type.
+            let mut dearer: Option<Run> = None;
             for n_wk in b.n_lo..=b.n_hi {
                 // Same arithmetic as the exact search, so the gap is real.
                 let Ok(s) = iterations(p, loss, goals.loss, n_wk as u32) else {
                     continue;
                 };
                 let r = homogeneous_run(p, t, n_wk as u32, b.n_ps as u32, s);
+                if r.train_time_s >= goals.time_s {
+                    continue;
+                }
                 let cheaper = best.as_ref().is_none_or(|bp| bp.run.cost_usd > r.cost_usd);
-                if r.train_time_s < goals.time_s && cheaper {
-                    trace.note = format!(
-                        "kept n_wk = {n_wk} (first feasible and cheaper than the best so far)"
-                    );
+                if cheaper {
                     trace.found = Some(r.clone());
                     best = Some(Plan {
                         instance: t.name.clone(),
@@ -497,7 +529,26 @@ pub fn algorithm1(
                     });
                     break;
                 }
+                if dearer.as_ref().is_none_or(|d| r.cost_usd < d.cost_usd) {
+                    dearer = Some(r);
+                }
             }
+            trace.note = match (&trace.found, &dearer, &best) {
+                (Some(r), _, _) => format!(
+                    "kept n_wk = {} (first feasible and cheaper than the best so far)",
+                    r.n_wk
+                ),
+                (None, Some(d), Some(bp)) => format!(
+                    "feasible at n_wk = {} ({}), not cheaper than the best so far ({}: {} × {} + {} PS)",
+                    d.n_wk,
+                    Unit::Usd.display(d.cost_usd),
+                    Unit::Usd.display(bp.run.cost_usd),
+                    bp.run.n_wk,
+                    bp.instance,
+                    bp.run.n_ps
+                ),
+                _ => format!("no n_wk in {}..={} meets T_g", b.n_lo, b.n_hi),
+            };
         }
         per_type.push(trace);
     }

@@ -4,12 +4,12 @@
 
 use serde::Serialize;
 
-use crate::hardware::Instance;
-use crate::models::cynthia::{
+use super::{
     algorithm1, cost_curves, exact, iteration, run, saturation, ClusterSpec, CostCurve,
     ExactResult, Goals, Group, InstanceType, IterationTime, PaperResult, Run, Saturation,
 };
-use crate::scenario::{FieldError, Model, Scenario};
+use crate::hardware::Instance;
+use crate::scenario::{FieldError, Scenario};
 use crate::workload::profile::SyncMode;
 
 /// The given cluster under Cynthia's model.
@@ -38,8 +38,8 @@ pub struct CynthiaEvaluation {
     /// How much more Algorithm 1's plan costs than the exact optimum.
     pub paper_gap: Option<f64>,
     pub curves: Vec<CostCurve>,
-    /// What the planning part still needs.
-    pub missing: Vec<String>,
+    /// What the planning part still needs, at the field that would supply it.
+    pub missing: Vec<FieldError>,
 }
 
 fn err(field: &str, message: impl Into<String>) -> FieldError {
@@ -136,7 +136,7 @@ fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
 }
 
 pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
-    let errs = s.validate_for(Model::Cynthia);
+    let errs = s.validate_for(&super::Cynthia);
     if !errs.is_empty() {
         return Err(errs);
     }
@@ -199,16 +199,22 @@ pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldErro
 
     let mut missing = Vec::new();
     if loss.is_none() {
-        missing.push("β0, β1 (Loss panel: type them or fit a measured curve)".to_string());
+        missing.push(err(
+            "workload.loss",
+            "β0, β1 (Loss panel: type them or fit a measured curve)",
+        ));
     }
     if s.goals.time_s.is_none() {
-        missing.push("a time goal T_g".to_string());
+        missing.push(err("goals.time", "a time goal T_g"));
     }
     if s.goals.loss.is_none() {
-        missing.push("a loss goal l_g".to_string());
+        missing.push(err("goals.loss", "a loss goal l_g"));
     }
     if types.is_empty() {
-        missing.push("a catalog instance with CPU capability, bandwidth and price".to_string());
+        missing.push(err(
+            "hardware.catalog",
+            "a catalog instance with CPU capability, bandwidth and price",
+        ));
     }
     let max = s.settings.cynthia.max_workers;
     let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());

@@ -1,0 +1,108 @@
+//! Cynthia in the registry: what it reads, its section's checks, and its
+//! report.
+
+use super::eval::evaluate_cynthia;
+use super::report::build;
+use crate::models::{Model, Need, Unavailable};
+use crate::report::Report;
+use crate::scenario::validate::err;
+use crate::scenario::{FieldError, Scenario};
+
+pub struct Cynthia;
+
+const NEEDS: [Need; 7] = [
+    Need {
+        field: "workload.profile",
+        what: "the job profile: w_iter [FLOP], g_param [B], c_prof [FLOP/s], b_prof [B/s], c_base [FLOP/s], BSP or ASP",
+        optional: false,
+    },
+    Need {
+        field: "workload.loss",
+        what: "β0, β1 of Eq. 1 (typed or fitted from a loss curve); needed for training time, cost and plans",
+        optional: true,
+    },
+    Need {
+        field: "hardware.catalog",
+        what: "instance types with CPU capability [FLOP/s], network [B/s] and price [USD/h]",
+        optional: false,
+    },
+    Need {
+        field: "hardware.cluster",
+        what: "a cluster to predict: worker groups and the PS instance and count",
+        optional: true,
+    },
+    Need {
+        field: "goals",
+        what: "time goal T_g [s], loss goal l_g and an optional budget [USD], for planning",
+        optional: true,
+    },
+    Need {
+        field: "settings.cynthia.max_workers",
+        what: "largest worker count of the exact search and cost curves",
+        optional: true,
+    },
+    Need {
+        field: "settings.cynthia.spot",
+        what: "price plans at spot rather than on-demand prices",
+        optional: true,
+    },
+];
+
+impl Model for Cynthia {
+    fn id(&self) -> &'static str {
+        "cynthia"
+    }
+
+    fn name(&self) -> &'static str {
+        "Cynthia"
+    }
+
+    fn about(&self) -> &'static str {
+        "parameter-server bottlenecks, training time and cost to a loss goal, and the cheapest homogeneous cluster for a time/loss/budget goal (Algorithm 1 next to an exact search)"
+    }
+
+    fn paper(&self) -> &'static str {
+        "Zheng, Xu, Chen, Zhou, Liu. Cynthia: Cost-Efficient Cloud Resource Provisioning for Predictable Distributed Deep Neural Network Training. ICPP 2019 (Eq. 1-14, Theorem 4.1, Algorithm 1)"
+    }
+
+    fn needs(&self) -> &'static [Need] {
+        &NEEDS
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "workload.profile",
+            "workload.loss",
+            "hardware.catalog",
+            "hardware.cluster.workers",
+            "hardware.cluster.ps.instance",
+            "hardware.cluster.ps.count",
+            "goals.",
+        ]
+    }
+
+    fn validate(&self, s: &Scenario) -> Vec<FieldError> {
+        let c = &s.settings.cynthia;
+        if c.max_workers == 0 || c.max_workers > 256 {
+            return vec![err(
+                "settings.cynthia.max_workers",
+                format!(
+                    "the search limit must be 1-256 workers (got {})",
+                    c.max_workers
+                ),
+            )];
+        }
+        Vec::new()
+    }
+
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        if s.workload.profile.is_none() {
+            return Err(Unavailable::missing(
+                "workload.profile",
+                "Cynthia needs a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
+            ));
+        }
+        let e = evaluate_cynthia(s).map_err(|errors| Unavailable::Invalid { errors })?;
+        Ok(build(s, &e))
+    }
+}

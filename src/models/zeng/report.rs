@@ -1,0 +1,583 @@
+//! Zeng's evaluation as the generic `Report`: the headline, every figure
+//! with its unit, the per-worker queue, the timeline and the scaling charts.
+//! Values stay in SI units; each `Unit` says how they are shown.
+
+use super::eval::{SweepPoint, ZengEvaluation};
+use super::SegmentKind;
+use crate::report::{
+    fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
+};
+use crate::scenario::Scenario;
+
+/// Timeline colours, one per segment kind, in legend order.
+const KINDS: [(SegmentKind, &str); 4] = [
+    (SegmentKind::Compute, "#4c78a8"),
+    (SegmentKind::Wait, "#d8b365"),
+    (SegmentKind::Push, "#54a24b"),
+    (SegmentKind::Pull, "#9d755d"),
+];
+
+const TIMELINE_HINT: &str = "Compute is a worker's whole iteration on a CPU (Algorithm 1) or \
+    forward plus the first backward segment on a GPU (Algorithm 2); gradients then queue for \
+    the PS link one push at a time, and the n pulls follow the last push.";
+
+pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
+    Report {
+        model: "zeng".into(),
+        model_name: "Zeng et al. push queue".into(),
+        subject: s.summary_line(),
+        headline: headline(e),
+        figures: figures(e),
+        tables: vec![workers_table(e), timeline_table(e)],
+        notes: notes(e),
+        charts: vec![
+            timeline_chart(e),
+            workers_chart(
+                e,
+                "workers-iteration",
+                "Iteration time vs number of workers",
+                Axis::new("iteration time", Unit::Seconds).from_zero(),
+                |p| p.iteration_s,
+            ),
+            workers_chart(
+                e,
+                "workers-speedup",
+                "Speedup vs number of workers",
+                Axis::new("speedup vs the line's fastest worker alone", Unit::Times).from_zero(),
+                |p| p.speedup,
+            ),
+            bandwidth_chart(e),
+        ],
+    }
+}
+
+fn regime_word(e: &ZengEvaluation) -> &'static str {
+    if e.regime.communication_bound {
+        "communication-bound"
+    } else {
+        "compute-bound"
+    }
+}
+
+fn headline(e: &ZengEvaluation) -> Vec<Figure> {
+    vec![
+        Figure::new(
+            "iteration-time",
+            "iteration time (push queue, Alg. 1/2)",
+            Value::num(e.queue.iteration_s, Unit::Seconds),
+        )
+        .source("Alg. 1/2"),
+        Figure::new(
+            "throughput",
+            "throughput",
+            Value::num(e.throughput.samples_per_s, Unit::SamplesPerS),
+        )
+        .source("Σ bs / T"),
+        Figure::new(
+            "speedup",
+            "speedup vs fastest worker alone",
+            Value::num(e.throughput.speedup, Unit::Times),
+        )
+        .source("Eq. 28/33"),
+        Figure::new(
+            "t-push",
+            "T_push = T_pull per worker",
+            Value::num(e.queue.t_push_s, Unit::Seconds),
+        )
+        .source("Eq. 31"),
+        Figure::new("regime", "regime", Value::text(regime_word(e))).source("Eq. 32"),
+    ]
+}
+
+/// The old summary rows that are not in the headline, plus the link used.
+fn figures(e: &ZengEvaluation) -> Vec<Figure> {
+    let n = &e.summary;
+    let mut f = vec![
+        Figure::new(
+            "forward-flop-eq4",
+            "forward per sample (Eq. 4 conv+fc)",
+            Value::num(n.forward_flop_eq4, Unit::Gflop),
+        )
+        .source("Eq. 4"),
+        Figure::new(
+            "forward-flop",
+            "forward per sample incl. extra activation FLOP",
+            Value::num(n.forward_flop, Unit::Gflop),
+        ),
+        Figure::new(
+            "backward-flop",
+            "backward per iteration (Eq. 22)",
+            Value::num(e.backward_flop, Unit::Gflop),
+        )
+        .source("Eq. 22"),
+        Figure::new("weights", "weights", Value::count(n.weights)),
+        Figure::new(
+            "transfer-values",
+            "values per push/pull",
+            Value::count(n.transfer_values),
+        ),
+        Figure::new(
+            "transfer-bytes",
+            "bytes per push/pull",
+            Value::num(e.transfer_bytes, Unit::Megabytes),
+        ),
+    ];
+    if let Some(p) = e.pushes {
+        f.push(Figure::new(
+            "pushes",
+            "gradient pushes per iteration",
+            Value::count(p),
+        ));
+    }
+    // Keyed by position, not instance name: names are user text and may repeat.
+    for (i, g) in e.groups.iter().enumerate() {
+        f.push(
+            Figure::new(
+                format!("iteration-flop-{}", i + 1),
+                format!(
+                    "FLOP per iteration, {} bs {} (Eq. 27)",
+                    g.instance, g.batch_size
+                ),
+                Value::num(g.iteration_flop, Unit::Gflop),
+            )
+            .source("Eq. 27"),
+        );
+    }
+    f.extend([
+        Figure::new(
+            "t-pull",
+            "T_pull per worker (Eq. 30)",
+            Value::num(e.queue.t_pull_s, Unit::Seconds),
+        )
+        .source("Eq. 30"),
+        Figure::new(
+            "eq32-iteration",
+            "Eq. 32 communication-bound shortcut",
+            Value::num(e.regime.eq32_s, Unit::Seconds),
+        )
+        .source("Eq. 32"),
+    ]);
+    if let Some(t) = e.regime.eq29_s {
+        f.push(
+            Figure::new(
+                "eq29-iteration",
+                "Eq. 29 homogeneous BSP",
+                Value::num(t, Unit::Seconds),
+            )
+            .source("Eq. 29"),
+        );
+    }
+    f.extend([
+        Figure::new(
+            "link-idle",
+            "PS link idle between pushes",
+            Value::num(e.queue.link_idle_s, Unit::Seconds),
+        ),
+        Figure::new(
+            "ps-bandwidth",
+            "PS link bandwidth",
+            Value::num(e.bandwidth_bytes_per_s, Unit::GbitPerS),
+        ),
+    ]);
+    f
+}
+
+fn notes(e: &ZengEvaluation) -> Vec<Note> {
+    let word = regime_word(e);
+    let expl = &e.regime.explanation;
+    // The explanation normally opens with the regime word; say it once.
+    let regime = if expl.starts_with(word) || e.queue.workers.is_empty() {
+        expl.clone()
+    } else {
+        format!("{word}: {expl}")
+    };
+    vec![Note::info(regime), Note::info(TIMELINE_HINT)]
+}
+
+fn worker_name(e: &ZengEvaluation, i: usize) -> String {
+    e.queue
+        .workers
+        .get(i)
+        .map_or_else(String::new, |w| w.name.clone())
+}
+
+fn workers_table(e: &ZengEvaluation) -> Table {
+    Table {
+        key: "workers".into(),
+        title: "Workers, in push order".into(),
+        columns: vec![
+            Column::new("worker", Unit::None),
+            Column::new("kind", Unit::None),
+            Column::new("batch size", Unit::Count),
+            Column::new("stand-alone iteration (Eq. 28/33)", Unit::Seconds),
+            Column::new("compute before first push", Unit::Seconds),
+            Column::new("wait in push queue", Unit::Seconds),
+            Column::new("push start", Unit::Seconds),
+            Column::new("push end", Unit::Seconds),
+        ],
+        rows: e
+            .queue
+            .workers
+            .iter()
+            .map(|w| {
+                vec![
+                    Value::text(w.name.clone()),
+                    Value::text(w.kind),
+                    Value::count(w.batch_size),
+                    Value::num(w.standalone_s, Unit::Seconds),
+                    Value::num(w.compute_s, Unit::Seconds),
+                    Value::num(w.wait_s, Unit::Seconds),
+                    Value::num(w.push_start_s, Unit::Seconds),
+                    Value::num(w.push_end_s, Unit::Seconds),
+                ]
+            })
+            .collect(),
+        caption: "Workers push in order of ascending compute time (ties keep input order); \
+                  times are since the iteration start."
+            .into(),
+    }
+}
+
+fn timeline_table(e: &ZengEvaluation) -> Table {
+    Table {
+        key: "timeline".into(),
+        title: "Timeline segments".into(),
+        columns: vec![
+            Column::new("worker", Unit::None),
+            Column::new("segment", Unit::None),
+            Column::new("start", Unit::Seconds),
+            Column::new("end", Unit::Seconds),
+        ],
+        rows: e
+            .queue
+            .segments
+            .iter()
+            .map(|g| {
+                vec![
+                    Value::text(worker_name(e, g.worker)),
+                    Value::text(g.kind.label()),
+                    Value::num(g.start_s, Unit::Seconds),
+                    Value::num(g.end_s, Unit::Seconds),
+                ]
+            })
+            .collect(),
+        caption: String::new(),
+    }
+}
+
+/// The push queue as a Gantt chart: one row per worker, in push order.
+fn timeline_chart(e: &ZengEvaluation) -> Chart {
+    let series = KINDS
+        .iter()
+        .filter_map(|&(kind, color)| {
+            let segs: Vec<_> = e.queue.segments.iter().filter(|g| g.kind == kind).collect();
+            if segs.is_empty() {
+                return None;
+            }
+            let rows: Vec<String> = segs.iter().map(|g| worker_name(e, g.worker)).collect();
+            let hover = segs
+                .iter()
+                .zip(&rows)
+                .map(|(g, n)| {
+                    format!(
+                        "{n}\n{}: {} s → {} s\nduration {} s",
+                        kind.label(),
+                        fmt_sig(g.start_s),
+                        fmt_sig(g.end_s),
+                        fmt_sig(g.end_s - g.start_s)
+                    )
+                })
+                .collect();
+            Some(
+                Series::segments(
+                    kind.label(),
+                    rows,
+                    segs.iter().map(|g| g.start_s).collect(),
+                    segs.iter().map(|g| g.end_s).collect(),
+                )
+                .color(color)
+                .hover(hover),
+            )
+        })
+        .collect();
+    let end = e.queue.iteration_s;
+    Chart {
+        key: "timeline".into(),
+        title: format!(
+            "One iteration: {} s (push queue, Algorithm 1/2)",
+            fmt_sig(end)
+        ),
+        x: Axis::new("time since iteration start", Unit::Seconds).from_zero(),
+        y: Axis::new("worker", Unit::None),
+        y2: None,
+        series,
+        markers: vec![Marker::Vertical {
+            x: end,
+            label: "iteration end".into(),
+        }],
+    }
+}
+
+fn regime_hover(p: &SweepPoint) -> &'static str {
+    if p.communication_bound {
+        "communication-bound"
+    } else {
+        "compute-bound"
+    }
+}
+
+/// One sweep metric against the worker count, the current size marked.
+fn workers_chart(
+    e: &ZengEvaluation,
+    key: &str,
+    title: &str,
+    y: Axis,
+    metric: fn(&SweepPoint) -> f64,
+) -> Chart {
+    let series = e
+        .worker_sweeps
+        .iter()
+        .map(|sw| {
+            let hover = sw
+                .points
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}\n{} workers: {}\n{}",
+                        sw.label,
+                        p.x,
+                        y.unit.display(metric(p)),
+                        regime_hover(p)
+                    )
+                })
+                .collect();
+            Series::xy(
+                sw.label.clone(),
+                Style::LinePoints,
+                sw.points.iter().map(|p| p.x).collect(),
+                sw.points.iter().map(metric).collect(),
+            )
+            .hover(hover)
+        })
+        .collect();
+    Chart {
+        key: key.into(),
+        title: title.into(),
+        x: Axis::new("workers", Unit::Count),
+        y,
+        y2: None,
+        series,
+        markers: vec![Marker::Vertical {
+            x: e.queue.workers.len() as f64,
+            label: "this cluster".into(),
+        }],
+    }
+}
+
+/// Iteration time as the PS bandwidth grows (log axis, values in bytes/s).
+fn bandwidth_chart(e: &ZengEvaluation) -> Chart {
+    let sw = &e.bandwidth_sweep;
+    let hover = sw
+        .points
+        .iter()
+        .map(|p| {
+            format!(
+                "{}\n{}: {}\n{}",
+                sw.label,
+                Unit::GbitPerS.display(p.x),
+                Unit::Seconds.display(p.iteration_s),
+                regime_hover(p)
+            )
+        })
+        .collect();
+    Chart {
+        key: "bandwidth".into(),
+        title: "Iteration time vs PS link bandwidth".into(),
+        x: Axis::new("PS link bandwidth", Unit::GbitPerS).log(),
+        y: Axis::new("iteration time", Unit::Seconds).from_zero(),
+        y2: None,
+        series: vec![Series::xy(
+            sw.label.clone(),
+            Style::LinePoints,
+            sw.points.iter().map(|p| p.x).collect(),
+            sw.points.iter().map(|p| p.iteration_s).collect(),
+        )
+        .hover(hover)],
+        markers: vec![Marker::Vertical {
+            x: e.bandwidth_bytes_per_s,
+            label: "this link".into(),
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::models::zeng::evaluate_zeng;
+    use crate::report::SeriesData;
+
+    fn example() -> (ZengEvaluation, Report) {
+        let s = Scenario::example();
+        let e = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+        let r = build(&s, &e);
+        (e, r)
+    }
+
+    #[test]
+    fn headline_carries_the_queue() {
+        let (e, r) = example();
+        assert_eq!(r.model, "zeng");
+        assert_eq!(r.subject, Scenario::example().summary_line());
+        let keys: Vec<&str> = r.headline.iter().map(|f| f.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "iteration-time",
+                "throughput",
+                "speedup",
+                "t-push",
+                "regime"
+            ]
+        );
+        let it = &r.headline[0].value;
+        assert_eq!(
+            it.number().map(f64::to_bits),
+            Some(e.queue.iteration_s.to_bits())
+        );
+        let unit = |k: &str| match r.figure(k).map(|f| &f.value) {
+            Some(Value::Number { unit, .. }) => Some(*unit),
+            _ => None,
+        };
+        assert_eq!(unit("iteration-time"), Some(Unit::Seconds));
+        assert_eq!(unit("throughput"), Some(Unit::SamplesPerS));
+        assert_eq!(unit("speedup"), Some(Unit::Times));
+        assert_eq!(unit("t-push"), Some(Unit::Seconds));
+        assert_eq!(unit("backward-flop"), Some(Unit::Gflop));
+        assert_eq!(unit("weights"), Some(Unit::Count));
+        assert_eq!(unit("transfer-bytes"), Some(Unit::Megabytes));
+        assert_eq!(unit("ps-bandwidth"), Some(Unit::GbitPerS));
+        assert_eq!(
+            r.figure("regime").map(|f| f.value.display()),
+            Some("communication-bound".to_string())
+        );
+        assert_eq!(
+            r.figure("ps-bandwidth").map(|f| f.value.display()),
+            Some("1.000 Gb/s".to_string())
+        );
+    }
+
+    #[test]
+    fn figure_keys_are_unique() {
+        let (e, r) = example();
+        let mut keys: Vec<&str> = r
+            .headline
+            .iter()
+            .chain(&r.figures)
+            .map(|f| f.key.as_str())
+            .collect();
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "{keys:?}");
+        // One FLOP figure per worker group.
+        assert_eq!(
+            r.figures
+                .iter()
+                .filter(|f| f.key.starts_with("iteration-flop-"))
+                .count(),
+            e.groups.len()
+        );
+    }
+
+    #[test]
+    fn workers_table_in_push_order() {
+        let (e, r) = example();
+        let t = r
+            .table("workers")
+            .unwrap_or_else(|| panic!("no workers table"));
+        assert_eq!(t.rows.len(), 3);
+        assert!(t.rows.iter().all(|row| row.len() == t.columns.len()));
+        let names: Vec<String> = t.rows.iter().map(|row| row[0].display()).collect();
+        let want: Vec<String> = e.queue.workers.iter().map(|w| w.name.clone()).collect();
+        assert_eq!(names, want);
+        let starts: Vec<f64> = t.rows.iter().filter_map(|row| row[6].number()).collect();
+        assert_eq!(starts.len(), 3);
+        assert!(starts.windows(2).all(|p| p[0] <= p[1]), "{starts:?}");
+        let tl = r
+            .table("timeline")
+            .unwrap_or_else(|| panic!("no timeline table"));
+        assert_eq!(tl.rows.len(), e.queue.segments.len());
+        assert!(tl.rows.iter().all(|row| row.len() == tl.columns.len()));
+    }
+
+    #[test]
+    fn charts_match_the_queue() {
+        let (e, r) = example();
+        let keys: Vec<&str> = r.charts.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "timeline",
+                "workers-iteration",
+                "workers-speedup",
+                "bandwidth"
+            ]
+        );
+        let tl = r.chart("timeline").unwrap_or_else(|| panic!("no timeline"));
+        let segs: usize = tl
+            .series
+            .iter()
+            .map(|s| match &s.data {
+                SeriesData::Segments { rows, start, end } => {
+                    assert_eq!(rows.len(), start.len());
+                    assert_eq!(rows.len(), end.len());
+                    assert_eq!(s.hover.len(), rows.len());
+                    assert!(s.hover.iter().all(|h| !h.contains('<')));
+                    rows.len()
+                }
+                SeriesData::Xy { .. } => panic!("timeline has xy data"),
+            })
+            .sum();
+        assert_eq!(segs, e.queue.segments.len());
+        assert!(tl.markers.contains(&Marker::Vertical {
+            x: e.queue.iteration_s,
+            label: "iteration end".into()
+        }));
+
+        let sp = r
+            .chart("workers-speedup")
+            .unwrap_or_else(|| panic!("no speedup chart"));
+        assert!(sp.y.from_zero);
+        assert_eq!(sp.y.unit, Unit::Times);
+        assert_eq!(sp.series.len(), e.worker_sweeps.len());
+
+        let bw = r
+            .chart("bandwidth")
+            .unwrap_or_else(|| panic!("no bandwidth"));
+        assert!(bw.x.log);
+        assert_eq!(bw.x.unit, Unit::GbitPerS);
+        assert!(bw.markers.contains(&Marker::Vertical {
+            x: e.bandwidth_bytes_per_s,
+            label: "this link".into()
+        }));
+    }
+
+    #[test]
+    fn regime_word_said_once() {
+        let (e, r) = example();
+        let word = if e.regime.communication_bound {
+            "communication-bound"
+        } else {
+            "compute-bound"
+        };
+        let note = r
+            .notes
+            .iter()
+            .find(|n| n.text.contains(word))
+            .unwrap_or_else(|| panic!("no regime note"));
+        assert_eq!(note.text.matches(word).count(), 1, "{}", note.text);
+    }
+}

@@ -1,0 +1,274 @@
+//! Files into a scenario, the same way for the page and the CLI: a layer
+//! table or Paleo network, a job profile, a loss curve (fitted), a catalog.
+//! Every message names the file it came from.
+
+use super::Scenario;
+use crate::hardware::{parse_catalog, Instance};
+use crate::models::cynthia::loss_fit::fit_loss;
+use crate::report::fmt_sig;
+use crate::workload::paleo::import_paleo;
+use crate::workload::profile::SyncMode;
+use crate::workload::profile_io::{parse_loss_curve, parse_profile_json};
+use crate::workload::table::parse_layer_table;
+use crate::workload::Network;
+
+/// What a file looks like, for telling a user how to use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Scenario,
+    Paleo,
+    LayerTable,
+    Profile,
+    LossCurve,
+    Catalog,
+    Unknown,
+}
+
+impl FileKind {
+    /// How to pass this kind of file to `ddnn-planner eval`.
+    pub fn usage(self) -> &'static str {
+        match self {
+            FileKind::Scenario => "a scenario document: `ddnn-planner eval FILE`",
+            FileKind::Paleo => {
+                "a Paleo network JSON: `ddnn-planner eval [scenario.json] --network FILE`"
+            }
+            FileKind::LayerTable => {
+                "a layer table: `ddnn-planner eval [scenario.json] --network FILE`"
+            }
+            FileKind::Profile => {
+                "a Cynthia job profile: `ddnn-planner eval [scenario.json] --profile FILE`"
+            }
+            FileKind::LossCurve => {
+                "a loss curve (step, loss): `ddnn-planner eval scenario.json --loss-curve FILE [--loss-workers N]`"
+            }
+            FileKind::Catalog => {
+                "an instance catalog: `ddnn-planner eval [scenario.json] --catalog FILE`"
+            }
+            FileKind::Unknown => "not a file ddnn-planner reads",
+        }
+    }
+}
+
+fn json_object(text: &str) -> Option<serde_json::Value> {
+    serde_json::from_str::<serde_json::Value>(text).ok()
+}
+
+/// A Paleo network JSON has a `layers` object (a layer table's JSON form
+/// is an array).
+pub fn looks_like_paleo(text: &str) -> bool {
+    json_object(text).is_some_and(|v| v.get("layers").is_some_and(serde_json::Value::is_object))
+}
+
+/// Guesses what a file is, cheaply and without side effects.
+pub fn sniff(text: &str) -> FileKind {
+    if let Some(v) = json_object(text) {
+        if v.get("version").is_some() && v.get("workload").is_some() {
+            return FileKind::Scenario;
+        }
+        if looks_like_paleo(text) {
+            return FileKind::Paleo;
+        }
+        if v.is_array() || v.get("catalog").is_some() {
+            if parse_catalog(text).is_ok() {
+                return FileKind::Catalog;
+            }
+            if parse_layer_table(text).is_ok() {
+                return FileKind::LayerTable;
+            }
+        }
+        if parse_profile_json(text).is_ok() {
+            return FileKind::Profile;
+        }
+        return FileKind::Unknown;
+    }
+    if parse_layer_table(text).is_ok() {
+        return FileKind::LayerTable;
+    }
+    if parse_loss_curve(text, SyncMode::Bsp, 1).is_ok() {
+        return FileKind::LossCurve;
+    }
+    FileKind::Unknown
+}
+
+/// A layer table (CSV/TSV/JSON) or a Paleo network JSON as the network,
+/// with a sentence saying what was imported.
+pub fn import_network(source: &str, text: &str) -> Result<(Network, String), String> {
+    if looks_like_paleo(text) {
+        let imp = import_paleo(text).map_err(|e| format!("{source}: {e}"))?;
+        let n = imp.network.layers.len();
+        let ignored = imp.network.ignored.len();
+        let eq4: f64 = imp.network.layers.iter().map(|l| l.forward_flop()).sum();
+        let batch = imp
+            .batch_size
+            .map_or_else(|| "its batch".to_string(), |b| format!("a batch of {b}"));
+        let msg = format!(
+            "{source}: Paleo network '{}': {} counted, {ignored} ignored (listed below). \
+             Paleo's own count (incl. pooling etc.) is {} FLOP for {batch}; Eq. 4 counts {} FLOP per sample (conv/fc only).",
+            imp.network.name,
+            plural(n, "conv/fc layer", "conv/fc layers"),
+            fmt_sig(imp.paleo_forward_flop_per_batch),
+            fmt_sig(eq4)
+        );
+        return Ok((imp.network, msg));
+    }
+    let layers = parse_layer_table(text).map_err(|e| format!("{source}: {e}"))?;
+    let file = source.rsplit(['/', '\\']).next().unwrap_or(source);
+    let name = file
+        .split_once('.')
+        .map_or(file, |(stem, _)| stem)
+        .to_string();
+    let msg = format!(
+        "{source}: {} imported",
+        plural(layers.len(), "layer", "layers")
+    );
+    Ok((
+        Network {
+            name,
+            layers,
+            given: None,
+            pushes: None,
+            extra_forward_flop_per_sample: 0.0,
+            transfer_values: None,
+            ignored: Vec::new(),
+        },
+        msg,
+    ))
+}
+
+/// "1 layer", "3 layers".
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Sets the job profile from a profile JSON file.
+pub fn apply_profile(s: &mut Scenario, source: &str, text: &str) -> Result<String, String> {
+    let p = parse_profile_json(text).map_err(|e| format!("{source}: {e}"))?;
+    s.workload.profile = Some(p);
+    Ok(format!("{source}: profile loaded"))
+}
+
+/// Fits Eq. 1's `β0, β1` to a measured loss curve (the profile's sync
+/// mode; an ASP curve needs the run's worker count) and keeps both.
+pub fn apply_loss_curve(
+    s: &mut Scenario,
+    source: &str,
+    text: &str,
+    workers: u32,
+) -> Result<String, String> {
+    let sync = s
+        .workload
+        .profile
+        .as_ref()
+        .map_or(SyncMode::Bsp, |p| p.sync);
+    let curve = parse_loss_curve(text, sync, workers).map_err(|e| format!("{source}: {e}"))?;
+    let fit = fit_loss(&curve).map_err(|e| format!("{source}: {e}"))?;
+    let msg = format!(
+        "{source}: fitted β0 = {}, β1 = {} from {} points, R² = {:.4}",
+        fmt_sig(fit.params.beta0),
+        fmt_sig(fit.params.beta1),
+        fit.points_used,
+        fit.r_squared
+    );
+    s.workload.loss = Some(fit.params);
+    s.workload.loss_curve = Some(curve);
+    Ok(msg)
+}
+
+/// Merges a catalog file into the scenario's catalog: an entry with the
+/// same name is replaced, others are added.
+pub fn merge_catalog(s: &mut Scenario, source: &str, text: &str) -> Result<String, String> {
+    let list = parse_catalog(text).map_err(|e| format!("{source}: {e}"))?;
+    let n = list.len();
+    let added = merge_instances(&mut s.hardware.catalog, list);
+    Ok(format!(
+        "{source}: {} ({added} new)",
+        plural(n, "instance", "instances")
+    ))
+}
+
+/// Adds `list` to `catalog`, replacing same-named entries; returns how
+/// many were new.
+pub fn merge_instances(catalog: &mut Vec<Instance>, list: Vec<Instance>) -> usize {
+    let mut added = 0;
+    for inst in list {
+        match catalog.iter_mut().find(|i| i.name == inst.name) {
+            Some(old) => *old = inst,
+            None => {
+                catalog.push(inst);
+                added += 1;
+            }
+        }
+    }
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn sniffs_the_shipped_examples() {
+        let cases = [
+            (
+                include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
+                FileKind::Scenario,
+            ),
+            (
+                include_str!("../../public/examples/alexnet.paleo.json"),
+                FileKind::Paleo,
+            ),
+            (
+                include_str!("../../public/examples/vgg16-layers.csv"),
+                FileKind::LayerTable,
+            ),
+            (
+                include_str!("../../public/examples/small-net.tsv"),
+                FileKind::LayerTable,
+            ),
+            (
+                include_str!("../../public/examples/mnist-profile.json"),
+                FileKind::Profile,
+            ),
+            (
+                include_str!("../../public/examples/resnet32-asp-loss.csv"),
+                FileKind::LossCurve,
+            ),
+            (
+                include_str!("../../public/examples/cynthia-catalog.json"),
+                FileKind::Catalog,
+            ),
+            ("hello", FileKind::Unknown),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(sniff(text), kind, "{}", &text[..text.len().min(60)]);
+        }
+    }
+
+    #[test]
+    fn one_layer_is_singular() {
+        let (_, msg) = import_network(
+            "one.csv",
+            "name,kind,inch,kh,kw,outn,outh,outw\nfc,fc,10,1,1,5,1,1\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(msg.ends_with("1 layer imported"), "{msg}");
+    }
+
+    #[test]
+    fn asp_fit_uses_the_run_worker_count() {
+        let mut s = Scenario::example();
+        s.workload.profile = crate::workload::profile_presets::profile_preset("resnet32-asp");
+        let text = include_str!("../../public/examples/resnet32-asp-loss.csv");
+        apply_loss_curve(&mut s, "c.csv", text, 4).unwrap_or_else(|e| panic!("{e}"));
+        let one = s.workload.loss.clone();
+        apply_loss_curve(&mut s, "c.csv", text, 1).unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(one, s.workload.loss, "the worker count changes the ASP fit");
+    }
+}

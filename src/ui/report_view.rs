@@ -1,0 +1,210 @@
+//! One model's results, drawn from its `Report` with no knowledge of the
+//! model: headline figures, notes, charts, tables, every figure. A report
+//! whose inputs turned invalid stays on screen, dimmed and marked as the
+//! last valid one; missing inputs clear it and say what is needed.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::chart::Chart;
+use super::state::ModelSlot;
+use crate::report::{plotly, Report, Table, Unit};
+
+/// Every registry model's results, in registry order.
+#[component]
+pub fn AllResults() -> impl IntoView {
+    let state = super::expect_state();
+    state
+        .slots()
+        .into_iter()
+        .map(|entry| view! { <ModelResults entry=entry /> })
+        .collect_view()
+}
+
+/// One model's section.
+#[component]
+pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
+    let slot = entry;
+    let id = slot.model.id();
+    let stale = Memo::new(move |_| slot.stale_errors());
+    let missing = Memo::new(move |_| match slot.outcome.get() {
+        Err(u) if u.is_missing() => u.errors().to_vec(),
+        _ => Vec::new(),
+    });
+    let is_stale = move || !stale.with(Vec::is_empty);
+    // Charts stay mounted across edits, keyed by chart: plotly then
+    // updates the same drawing instead of building a new one.
+    let chart_keys = Memo::new(move |_| {
+        slot.last_good.with(|r| {
+            r.as_ref()
+                .map(|r| r.charts.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <section
+            class="panel model-results"
+            class:stale-result=is_stale
+            aria-label=format!("{} results", slot.model.name())
+            data-testid=format!("results-{id}")
+        >
+            <h2>{slot.model.name()} <span class="hint">" — " {slot.model.about()}</span></h2>
+            <Show when=is_stale>
+                <div class="stale" role="status" data-testid=format!("{id}-stale")>
+                    <strong>"These results are from the last valid inputs."</strong>
+                    " Fix the fields marked in red:"
+                    <ul>
+                        <For each=move || stale.get() key=|e| e.to_string() let:e>
+                            <li>{e.message}</li>
+                        </For>
+                    </ul>
+                </div>
+            </Show>
+            <Show when=move || !missing.with(Vec::is_empty)>
+                <p class="hint" data-testid=format!("{id}-missing")>
+                    {slot.model.name()} " needs: "
+                    {move || missing.get().into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ")}
+                </p>
+            </Show>
+            {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r /> })}
+            <For each=move || chart_keys.get() key=|k| k.clone() let:chart>
+                <ReportChart id=id entry=slot chart=chart />
+            </For>
+            {move || slot.last_good.get().map(|r| view! { <ReportDetails id=id report=r /> })}
+        </section>
+    }
+}
+
+#[component]
+fn ReportBody(id: &'static str, report: Arc<Report>) -> impl IntoView {
+    let headline = report
+        .headline
+        .iter()
+        .map(|f| {
+            let testid = format!("{id}-{}", f.key);
+            let title = f.value.number().map(|v| format!("{v}")).unwrap_or_default();
+            // Short words (a regime) stay large; sentences span the row.
+            let class = match &f.value {
+                crate::report::Value::Text { text } if text.chars().count() > 24 => "kpi words",
+                _ => "kpi",
+            };
+            view! {
+                <div class=class>
+                    <span class="kpi-label">{f.label.clone()}</span>
+                    <span class="kpi-value" data-testid=testid title=title>{f.value.display()}</span>
+                    {(!f.source.is_empty()).then(|| view! { <span class="kpi-source">{f.source.clone()}</span> })}
+                </div>
+            }
+        })
+        .collect_view();
+    let notes = report
+        .notes
+        .iter()
+        .map(|n| {
+            let class = format!("note {}", n.level.label());
+            view! { <li class=class>{n.text.clone()}</li> }
+        })
+        .collect_view();
+    view! {
+        <p class="hint subject" data-testid=format!("{id}-subject")>
+            {report.model_name.clone()} " · " {report.subject.clone()}
+        </p>
+        <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
+        <ul class="notes" data-testid=format!("{id}-notes")>{notes}</ul>
+    }
+}
+
+/// One chart of the model's newest good report.
+#[component]
+fn ReportChart(id: &'static str, entry: ModelSlot, chart: String) -> impl IntoView {
+    let testid = format!("{id}-chart-{chart}");
+    let filename = format!("ddnn-{id}-{chart}");
+    let figure = Signal::derive(move || {
+        entry
+            .last_good
+            .with(|r| r.as_ref().and_then(|r| r.chart(&chart).map(plotly::figure)))
+    });
+    view! { <Chart figure=figure testid=testid filename=filename /> }
+}
+
+/// Tables and every figure.
+#[component]
+fn ReportDetails(id: &'static str, report: Arc<Report>) -> impl IntoView {
+    let tables = report
+        .tables
+        .iter()
+        .map(|t| view! { <ReportTable id=id table=t.clone() /> })
+        .collect_view();
+    let figures = report
+        .figures
+        .iter()
+        .map(|f| {
+            view! {
+                <tr>
+                    <td>{f.label.clone()}</td>
+                    <td class="num" title=f.value.number().map(|v| format!("{v}")).unwrap_or_default()>{f.value.display()}</td>
+                    <td>{f.source.clone()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        {tables}
+        <details>
+            <summary>"All figures"</summary>
+            <table class="figures" data-testid=format!("{id}-figures")>
+                <thead><tr><th>"quantity"</th><th class="num">"value"</th><th>"source"</th></tr></thead>
+                <tbody>{figures}</tbody>
+            </table>
+        </details>
+    }
+}
+
+#[component]
+fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
+    let head = table
+        .columns
+        .iter()
+        .map(|c| {
+            let class = if c.unit == Unit::None { "" } else { "num" };
+            view! { <th class=class>{c.header()}</th> }
+        })
+        .collect_view();
+    let units: Vec<Unit> = table.columns.iter().map(|c| c.unit).collect();
+    let rows = table
+        .rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let unit = units.get(i).copied().unwrap_or_default();
+                    let (text, class) = if unit == Unit::None {
+                        (v.display(), "")
+                    } else {
+                        (v.display_bare(), "num")
+                    };
+                    let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
+                    view! { <td class=class title=title>{text}</td> }
+                })
+                .collect_view();
+            view! { <tr>{cells}</tr> }
+        })
+        .collect_view();
+    let caption =
+        (!table.caption.is_empty()).then(|| view! { <p class="hint">{table.caption.clone()}</p> });
+    view! {
+        <details class="report-table" open=table.rows.len() <= 12>
+            <summary>{table.title.clone()}</summary>
+            <div class="scroll">
+                <table class="figures" data-testid=format!("{id}-table-{}", table.key)>
+                    <thead><tr>{head}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            {caption}
+        </details>
+    }
+}

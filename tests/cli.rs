@@ -1,0 +1,143 @@
+//! `ddnn-planner` as a user runs it: every model from the registry, the
+//! page's imports combined on the command line, clear messages, quiet
+//! exits on a closed pipe.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ddnn-planner");
+const EX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/public/examples/");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{BIN}: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ex(name: &str) -> String {
+    format!("{EX}{name}")
+}
+
+#[test]
+fn eval_prints_every_model_in_every_format() {
+    let s = ex("cifar10-bsp-m4.json");
+    let (code, table, err) = run(&["eval", &s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(table.contains("Zeng et al. push queue"), "{table}");
+    assert!(table.contains("Cynthia"), "{table}");
+    assert!(table.contains("1.937 s"), "Zeng's iteration: {table}");
+    assert!(table.contains("0.9686 s"), "Cynthia's iteration: {table}");
+
+    let (code, json, _) = run(&["eval", &s, "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
+    for id in ["zeng", "cynthia"] {
+        assert!(v["models"][id]["report"]["headline"].is_array(), "{id}");
+    }
+    let (code, csv, _) = run(&["eval", &s, "--format", "csv", "--model", "cynthia"]);
+    assert_eq!(code, 0);
+    assert!(csv.lines().any(|l| l.starts_with("cynthia,")), "{csv}");
+    assert!(
+        !csv.lines().any(|l| l.starts_with("zeng,")),
+        "--model filters"
+    );
+}
+
+#[test]
+fn a_model_without_inputs_says_what_it_needs_and_the_others_run() {
+    let (code, out, _) = run(&["eval", &ex("vgg16-hetero-1gbe.json")]);
+    assert_eq!(code, 0, "a missing profile is not an error");
+    assert!(out.contains("26.84 s"), "{out}");
+    assert!(out.contains("job profile"), "Cynthia names its need: {out}");
+}
+
+#[test]
+fn imports_combine_like_the_page() {
+    let (code, out, err) = run(&[
+        "eval",
+        &ex("cifar10-bsp-m4.json"),
+        "--network",
+        &ex("alexnet.paleo.json"),
+        "--loss-curve",
+        &ex("resnet32-asp-loss.csv"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    let imports = v["imports"].to_string();
+    assert!(imports.contains("Paleo network"), "{imports}");
+    assert!(imports.contains("fitted β0"), "{imports}");
+    let subject = v["models"]["zeng"]["report"]["subject"].to_string();
+    assert!(subject.contains("AlexNet"), "{subject}");
+
+    // No scenario: the landing example with the imports applied.
+    let (code, out, err) = run(&["eval", "--network", &ex("vgg16-layers.csv")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("16 layers imported"), "{out}");
+}
+
+#[test]
+fn a_file_that_is_not_a_scenario_says_what_it_is() {
+    let (code, _, err) = run(&["eval", &ex("alexnet.paleo.json")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("Paleo network JSON") && err.contains("--network"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["eval", &ex("resnet32-asp-loss.csv")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--loss-curve"), "{err}");
+}
+
+#[test]
+fn invalid_inputs_exit_non_zero_with_the_field() {
+    let dir = std::env::temp_dir().join(format!("ddnn-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "name,kind,inch,kh,kw,outn,outh,outw\nx,lstm,1,1,1,1,1,1\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let bad = bad.to_string_lossy().into_owned();
+    let (code, _, err) = run(&["eval", "--network", &bad]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.csv") && err.contains("line 2"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn models_lists_every_model_with_its_inputs() {
+    let (code, out, _) = run(&["models"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("zeng — Zeng et al."), "{out}");
+    assert!(out.contains("cynthia — Cynthia"), "{out}");
+    assert!(out.contains("workload.profile"), "{out}");
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_exit() {
+    let mut child = Command::new(BIN)
+        .args(["eval", &ex("cifar10-bsp-m4.json")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Read nothing and close the pipe, as `| head -0` would.
+    drop(child.stdout.take());
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
+}
