@@ -37,7 +37,7 @@ pub fn App() -> impl IntoView {
                     <a href=full target="_blank" rel="noopener">"open in ddnn-planner ↗"</a>
                 </header>
                 <Banner />
-                <report_view::AllResults />
+                <report_view::AllResults hide_missing=true />
             </main>
         }
         .into_any();

@@ -13,12 +13,25 @@ use crate::report::{plotly, Report, Table, Unit};
 
 /// Every registry model's results, in registry order.
 #[component]
-pub fn AllResults() -> impl IntoView {
+pub fn AllResults(
+    /// Leave out models whose inputs the scenario does not give (the
+    /// embed view shows only what the scenario is about).
+    #[prop(optional)]
+    hide_missing: bool,
+) -> impl IntoView {
     let state = super::expect_state();
     state
         .slots()
         .into_iter()
-        .map(|entry| view! { <ModelResults entry=entry /> })
+        .map(|entry| {
+            let shown = move || {
+                !hide_missing
+                    || entry
+                        .outcome
+                        .with(|o| !matches!(o, Err(u) if u.is_missing()))
+            };
+            view! { <Show when=shown><ModelResults entry=entry /></Show> }
+        })
         .collect_view()
 }
 

@@ -99,7 +99,7 @@ impl Model for Cynthia {
         if s.workload.profile.is_none() {
             return Err(Unavailable::missing(
                 "workload.profile",
-                "Cynthia needs a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
+                "a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
             ));
         }
         let e = evaluate_cynthia(s).map_err(|errors| Unavailable::Invalid { errors })?;

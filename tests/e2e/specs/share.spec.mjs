@@ -28,6 +28,7 @@ export async function run(ctx) {
   await embed.locator(ID('embed-view')).waitFor();
   assert.equal(await iterationSeconds(embed), t, 'embed shows the same result');
   assert.equal(await embed.locator(ID('bandwidth-gbps')).count(), 0, 'embed has no inputs');
+  assert.equal(await embed.locator(ID('results-cynthia')).count(), 0, 'embed leaves out models the scenario does not use');
   await drawAllCharts(embed);
   await ctx.screenshot(embed, 'embed');
 }
