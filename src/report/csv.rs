@@ -78,13 +78,7 @@ pub fn csv(reports: &[Report]) -> String {
     let mut out = section(&rows);
     for r in reports {
         for t in &r.tables {
-            let ncols = t
-                .rows
-                .iter()
-                .map(Vec::len)
-                .max()
-                .unwrap_or(0)
-                .max(t.columns.len());
+            let ncols = t.width();
             let mut head = vec!["model".to_string(), "table".to_string()];
             head.extend((0..ncols).map(|i| t.columns.get(i).map(header).unwrap_or_default()));
             let mut rows = vec![head];

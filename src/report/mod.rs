@@ -92,6 +92,16 @@ impl Value {
         }
     }
 
+    /// How people read it in a column of `column` unit: bare when the
+    /// header names the unit, with its own unit in a column of words.
+    pub fn display_in(&self, column: Unit) -> String {
+        if column == Unit::None {
+            self.display()
+        } else {
+            self.display_bare()
+        }
+    }
+
     /// How people read it in a column whose header names the unit.
     pub fn display_bare(&self) -> String {
         match self {
@@ -129,6 +139,18 @@ pub struct Table {
     /// Shown under the table: what a reader must know to read it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub caption: String,
+}
+
+impl Table {
+    /// Columns to lay out: the header's, or more if a row is longer.
+    pub fn width(&self) -> usize {
+        self.rows
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .max(self.columns.len())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -99,15 +99,7 @@ fn xy_trace(c: &Chart, s: &Series, x: &[f64], y: &[f64]) -> Map<String, Value> {
     }
     let (mode, open, filled) = match s.style {
         Style::Bars => {
-            t.insert("type".into(), json!("bar"));
-            let mut marker = json!({});
-            if let Some(col) = &s.color {
-                marker["color"] = json!(col);
-            }
-            t.insert("marker".into(), marker);
-            // Hover text only: bars would otherwise print it inside.
-            t.insert("textposition".into(), json!("none"));
-            hover(s, &mut t);
+            bar_style(s, &mut t);
             return t;
         }
         Style::Line => ("lines", "circle-open", "circle"),
@@ -156,7 +148,6 @@ fn segments_trace(
     let n = rows.len().min(start.len()).min(end.len());
     let scale = |v: f64| c.x.unit.scale(v);
     let mut t = Map::new();
-    t.insert("type".into(), json!("bar"));
     t.insert("orientation".into(), json!("h"));
     t.insert("name".into(), json!(escape(&s.name)));
     t.insert(
@@ -168,14 +159,21 @@ fn segments_trace(
         nums((0..n).map(|i| scale(end[i]) - scale(start[i]))),
     );
     t.insert("base".into(), nums(start[..n].iter().map(|&v| scale(v))));
+    bar_style(s, &mut t);
+    t
+}
+
+/// A bar trace's type, colour and hover text (hover only: bars would
+/// otherwise print the text inside).
+fn bar_style(s: &Series, t: &mut Map<String, Value>) {
+    t.insert("type".into(), json!("bar"));
     let mut marker = json!({});
     if let Some(col) = &s.color {
         marker["color"] = json!(col);
     }
     t.insert("marker".into(), marker);
     t.insert("textposition".into(), json!("none"));
-    hover(s, &mut t);
-    t
+    hover(s, t);
 }
 
 fn label_annotation(x: Value, xref: &str, y: Value, yref: &str, label: &str) -> Value {

@@ -80,13 +80,7 @@ fn figures(out: &mut String, list: &[Figure]) {
 /// A table as aligned columns: numbers right-aligned, words left-aligned,
 /// two spaces between columns.
 fn write_table(out: &mut String, t: &Table) {
-    let ncols = t
-        .rows
-        .iter()
-        .map(Vec::len)
-        .max()
-        .unwrap_or(0)
-        .max(t.columns.len());
+    let ncols = t.width();
     let unit = |i: usize| t.columns.get(i).map_or(Unit::None, |c| c.unit);
     let header: Vec<String> = (0..ncols)
         .map(|i| t.columns.get(i).map(|c| c.header()).unwrap_or_default())
@@ -96,11 +90,10 @@ fn write_table(out: &mut String, t: &Table) {
         .iter()
         .map(|row| {
             (0..ncols)
-                .map(|i| match row.get(i) {
-                    // A word column may hold a number with its own unit.
-                    Some(v) if unit(i) == Unit::None => v.display(),
-                    Some(v) => v.display_bare(),
-                    None => String::new(),
+                .map(|i| {
+                    row.get(i)
+                        .map(|v| v.display_in(unit(i)))
+                        .unwrap_or_default()
                 })
                 .collect()
         })

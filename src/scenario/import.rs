@@ -56,7 +56,11 @@ fn json_object(text: &str) -> Option<serde_json::Value> {
 /// A Paleo network JSON has a `layers` object (a layer table's JSON form
 /// is an array).
 pub fn looks_like_paleo(text: &str) -> bool {
-    json_object(text).is_some_and(|v| v.get("layers").is_some_and(serde_json::Value::is_object))
+    json_object(text).is_some_and(|v| is_paleo(&v))
+}
+
+fn is_paleo(v: &serde_json::Value) -> bool {
+    v.get("layers").is_some_and(serde_json::Value::is_object)
 }
 
 /// Guesses what a file is, cheaply and without side effects.
@@ -65,7 +69,7 @@ pub fn sniff(text: &str) -> FileKind {
         if v.get("version").is_some() && v.get("workload").is_some() {
             return FileKind::Scenario;
         }
-        if looks_like_paleo(text) {
+        if is_paleo(&v) {
             return FileKind::Paleo;
         }
         if v.is_array() || v.get("catalog").is_some() {

@@ -194,11 +194,8 @@ fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
                 .enumerate()
                 .map(|(i, v)| {
                     let unit = units.get(i).copied().unwrap_or_default();
-                    let (text, class) = if unit == Unit::None {
-                        (v.display(), "")
-                    } else {
-                        (v.display_bare(), "num")
-                    };
+                    let text = v.display_in(unit);
+                    let class = if unit == Unit::None { "" } else { "num" };
                     let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
                     view! { <td class=class title=title>{text}</td> }
                 })

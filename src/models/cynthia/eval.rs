@@ -135,11 +135,18 @@ fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
     ))
 }
 
+/// Validates what Cynthia reads, then evaluates.
 pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
     let errs = s.validate_for(&super::Cynthia);
     if !errs.is_empty() {
         return Err(errs);
     }
+    evaluate_validated(s)
+}
+
+/// The evaluation of a scenario that passed `validate_for(&Cynthia)` (the
+/// registry validates before it asks for a report).
+pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
     let Some(profile) = &s.workload.profile else {
         return Err(vec![err(
             "workload.profile",

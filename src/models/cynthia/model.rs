@@ -1,7 +1,7 @@
 //! Cynthia in the registry: what it reads, its section's checks, and its
 //! report.
 
-use super::eval::evaluate_cynthia;
+use super::eval::evaluate_validated;
 use super::report::build;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
@@ -102,7 +102,7 @@ impl Model for Cynthia {
                 "a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
             ));
         }
-        let e = evaluate_cynthia(s).map_err(|errors| Unavailable::Invalid { errors })?;
+        let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
         Ok(build(s, &e))
     }
 }

@@ -135,11 +135,18 @@ pub fn bandwidth_grid() -> Vec<f64> {
         .collect()
 }
 
+/// Validates what Zeng reads, then evaluates.
 pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
     let errs = s.validate_for(&super::Zeng);
     if !errs.is_empty() {
         return Err(errs);
     }
+    evaluate_validated(s)
+}
+
+/// The evaluation of a scenario that passed `validate_for(&Zeng)` (the
+/// registry validates before it asks for a report).
+pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
     let workers = worker_inputs(s)?;
     let (summary, net) = network_figures(s);
     let ps = &s.hardware.cluster.ps;

@@ -1,7 +1,7 @@
 //! Zeng et al. in the registry: what it reads, its section's checks, and
 //! its report.
 
-use super::eval::evaluate_zeng;
+use super::eval::evaluate_validated;
 use super::report::build;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
@@ -100,7 +100,7 @@ impl Model for Zeng {
                 "the cluster has no workers: add a worker group",
             ));
         }
-        let e = evaluate_zeng(s).map_err(|errors| Unavailable::Invalid { errors })?;
+        let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
         Ok(build(s, &e))
     }
 }
