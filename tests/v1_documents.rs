@@ -1,0 +1,171 @@
+//! Version-1 documents and links keep their results, bit for bit.
+//!
+//! `tests/fixtures/v1/` holds scenario documents and share fragments written
+//! by the version-1 build (commit 2cb2604), and `digests.txt` the numbers
+//! every model reported for them then: per report section (headline,
+//! figures, each table, each chart) a count and a hash of the bits of every
+//! number in it. Any newer build must read those documents and links into
+//! the same numbers. Runs natively and in headless Chromium.
+//!
+//! `BLESS=1 cargo test --test v1_documents` rewrites `digests.txt`: only
+//! ever from the build that wrote the fixtures.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use std::collections::BTreeMap;
+
+use ddnn_planner::models::evaluate_all;
+use ddnn_planner::scenario::codec::decode_fragment;
+use ddnn_planner::scenario::Scenario;
+use serde_json::Value;
+
+const FIXTURES: [(&str, &str, &str); 7] = [
+    (
+        "alexnet-cpu-2workers",
+        include_str!("fixtures/v1/alexnet-cpu-2workers.scenario.json"),
+        include_str!("fixtures/v1/alexnet-cpu-2workers.fragment.txt"),
+    ),
+    (
+        "cifar10-bsp-m4",
+        include_str!("fixtures/v1/cifar10-bsp-m4.scenario.json"),
+        include_str!("fixtures/v1/cifar10-bsp-m4.fragment.txt"),
+    ),
+    (
+        "cifar10-spot-2ps",
+        include_str!("fixtures/v1/cifar10-spot-2ps.scenario.json"),
+        include_str!("fixtures/v1/cifar10-spot-2ps.fragment.txt"),
+    ),
+    (
+        "landing",
+        include_str!("fixtures/v1/landing.scenario.json"),
+        include_str!("fixtures/v1/landing.fragment.txt"),
+    ),
+    (
+        "resnet50-10gbe",
+        include_str!("fixtures/v1/resnet50-10gbe.scenario.json"),
+        include_str!("fixtures/v1/resnet50-10gbe.fragment.txt"),
+    ),
+    (
+        "vgg16-hetero-1gbe",
+        include_str!("fixtures/v1/vgg16-hetero-1gbe.scenario.json"),
+        include_str!("fixtures/v1/vgg16-hetero-1gbe.fragment.txt"),
+    ),
+    (
+        "vgg16-latency-settings",
+        include_str!("fixtures/v1/vgg16-latency-settings.scenario.json"),
+        include_str!("fixtures/v1/vgg16-latency-settings.fragment.txt"),
+    ),
+];
+
+const DIGESTS: &str = include_str!("fixtures/v1/digests.txt");
+
+/// Folds every number under `v` into (count, FNV-1a of the f64 bits).
+fn fold(v: &Value, acc: &mut (u64, u64)) {
+    match v {
+        Value::Number(n) => {
+            if let Some(x) = n.as_f64() {
+                acc.0 += 1;
+                for b in x.to_bits().to_le_bytes() {
+                    acc.1 = (acc.1 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| fold(x, acc)),
+        Value::Object(o) => o.values().for_each(|x| fold(x, acc)),
+        _ => {}
+    }
+}
+
+/// One line per report section, keyed by model and section key.
+fn digest(name: &str, s: &Scenario) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (model, outcome) in evaluate_all(s) {
+        let id = model.id();
+        let report = match outcome {
+            Ok(r) => r,
+            Err(u) => {
+                let what = if u.is_missing() { "missing" } else { "invalid" };
+                out.insert(format!("{name} {id} unavailable"), what.to_string());
+                continue;
+            }
+        };
+        let v = serde_json::to_value(&report).unwrap_or(Value::Null);
+        let mut section = |key: String, v: &Value| {
+            let mut acc = (0, 0xcbf2_9ce4_8422_2325);
+            fold(v, &mut acc);
+            out.insert(
+                format!("{name} {id} {key}"),
+                format!("{} {:016x}", acc.0, acc.1),
+            );
+        };
+        for part in ["headline", "figures"] {
+            section(part.to_string(), &v[part]);
+        }
+        for part in ["tables", "charts"] {
+            for item in v[part].as_array().into_iter().flatten() {
+                let key = item["key"].as_str().unwrap_or("?");
+                section(format!("{part}/{key}"), item);
+            }
+        }
+    }
+    out
+}
+
+fn expected() -> BTreeMap<String, String> {
+    DIGESTS
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.rsplit_once(" = ")?;
+            Some((k.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+#[track_caller]
+fn compare(got: &BTreeMap<String, String>, want: &BTreeMap<String, String>, what: &str) {
+    let diff: Vec<String> = want
+        .iter()
+        .filter(|(k, v)| got.get(*k) != Some(v))
+        .map(|(k, v)| format!("{k}: want {v}, got {:?}", got.get(k)))
+        .chain(
+            got.keys()
+                .filter(|k| !want.contains_key(*k))
+                .map(|k| format!("{k}: not in the version-1 results")),
+        )
+        .collect();
+    assert!(diff.is_empty(), "{what}:\n{}", diff.join("\n"));
+}
+
+fn all(read: impl Fn(&str, &str) -> Scenario) -> BTreeMap<String, String> {
+    FIXTURES
+        .iter()
+        .flat_map(|(name, json, frag)| digest(name, &read(json, frag)))
+        .collect()
+}
+
+#[test]
+fn v1_documents_keep_their_numbers() {
+    let got = all(|json, _| Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}")));
+    #[cfg(not(target_arch = "wasm32"))]
+    if std::env::var_os("BLESS").is_some() {
+        let text: String = got.iter().map(|(k, v)| format!("{k} = {v}\n")).collect();
+        std::fs::write(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1/digests.txt"),
+            text,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        return;
+    }
+    let want = expected();
+    assert!(want.len() > 40, "digests.txt has {} lines", want.len());
+    compare(&got, &want, "version-1 documents");
+}
+
+#[test]
+fn v1_links_keep_their_numbers() {
+    let got = all(|_, frag| decode_fragment(frag).unwrap_or_else(|e| panic!("{e}")));
+    compare(&got, &expected(), "version-1 links");
+}
