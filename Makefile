@@ -3,7 +3,10 @@
 #   make serve   install tools, release build, serve dist/ on http://127.0.0.1:8080/
 #   make build   install tools, release build into dist/
 #   make test    install tools, fmt, clippy (native + wasm32), cargo test (native),
-#                wasm tests in headless Chromium, release build, browser e2e tests
+#                wasm tests in headless Chromium, release build, JS package + its node
+#                test, browser e2e tests
+#   make js      the JS package for documentation pages (wasm-pack) into target/js-pkg
+#   make test-js its node test (tests/js/node.test.mjs) on target/js-pkg
 #   make dev     trunk serve (debug build, live reload) on http://127.0.0.1:8080/
 #   make bench   native benchmarks (cargo bench) and the in-browser edit benchmark
 #   make clean   remove target/, dist/ and e2e scratch files
@@ -50,10 +53,10 @@ WASM_TEST_ENV := \
 step = @printf '\n==> %s\n' "$(1)"
 
 .PHONY: help tools serve dev build release test fmt clippy clippy-native clippy-wasm \
-        test-native test-wasm e2e bench clean
+        test-native test-wasm js test-js e2e bench clean
 
 help:
-	@sed -n '2,11p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 tools:
 	$(call step,install tools (.ci/install-tools))
@@ -77,9 +80,35 @@ dev: tools
 	$(call step,trunk serve (debug, live reload) at http://$(HOST):$(PORT)/)
 	trunk serve --address $(HOST) --port $(PORT)
 
+# The JS package (src/js.rs, docs/js-package.md): one wasm-pack build, target web, which
+# serves both node (initSync) and browsers. wasm-pack needs `crate-type = ["cdylib"]` in
+# the manifest it builds, and a cdylib in Cargo.toml breaks every LTO build of the page
+# for wasm32 ("failed to get bitcode from object file for LTO"), so this writes a copy of
+# Cargo.toml for the same crate (src/lib.rs) as a cdylib, without the binaries, into
+# target/js-crate and builds that, sharing target/. --mode no-install: wasm-pack never
+# downloads a tool; it uses the wasm-bindgen-cli that .ci/install-tools put in ~/.cargo/bin
+# (Cargo.lock's version) and node_modules/.bin/wasm-opt (binaryen 132, first on PATH).
+JS_PKG := $(ROOT)/target/js-pkg
+JS_CRATE := $(ROOT)/target/js-crate
+js:
+	$(call step,wasm-pack build (this crate as a cdylib, --features js) -> target/js-pkg)
+	@[[ "$$(command -v wasm-opt)" == "$(ROOT)/node_modules/.bin/wasm-opt" ]] || \
+	  { echo "wasm-opt on PATH is $$(command -v wasm-opt), not node_modules/.bin's; run .ci/install-tools" >&2; exit 1; }
+	@mkdir -p $(JS_CRATE)
+	awk -v root="$(ROOT)" ' \
+	  /^\[/ { skip = ($$0 == "[[bin]]" || $$0 == "[[bench]]") } \
+	  skip || /^default-run/ { next } \
+	  /^path = "src\/lib.rs"$$/ { print "path = \"" root "/src/lib.rs\""; print "crate-type = [\"cdylib\"]"; next } \
+	  { print }' Cargo.toml > $(JS_CRATE)/Cargo.toml
+	cp Cargo.lock $(JS_CRATE)/Cargo.lock
+	cp docs/js-package.md $(JS_CRATE)/README.md
+	CARGO_TARGET_DIR=$(ROOT)/target wasm-pack build --target web --mode no-install --release \
+	  --out-dir $(JS_PKG) --out-name ddnn_planner --no-gitignore $(JS_CRATE) -- --features js
+	@ls -la $(JS_PKG)
+
 # ---------------------------------------------------------------------------- test
 
-test: tools fmt clippy-native clippy-wasm test-native test-wasm release e2e
+test: tools fmt clippy-native clippy-wasm test-native test-wasm release js test-js e2e
 	$(call step,all checks passed)
 
 fmt:
@@ -92,9 +121,11 @@ clippy-native:
 	$(call step,cargo clippy (native) --all-targets -D warnings)
 	cargo clippy --all-targets -- -D warnings
 
+# Twice: the page (all targets), then the JS package's library (--features js).
 clippy-wasm:
-	$(call step,cargo clippy --target $(WASM_TARGET) --all-targets -D warnings)
+	$(call step,cargo clippy --target $(WASM_TARGET) --all-targets -D warnings; again --lib --features js)
 	cargo clippy --target $(WASM_TARGET) --all-targets -- -D warnings
+	cargo clippy --target $(WASM_TARGET) --lib --features js -- -D warnings
 
 test-native:
 	$(call step,cargo test (native))
@@ -115,8 +146,12 @@ test-wasm:
 	  cargo test --target $(WASM_TARGET) --tests || status=$$?; \
 	rm -rf $(WASM_TEST_TMP); exit $$status
 
+test-js:
+	$(call step,JS package in node (node --test tests/js/ on target/js-pkg))
+	node --test tests/js/node.test.mjs
+
 e2e:
-	$(call step,browser end-to-end tests (node tests/e2e/run.mjs on dist/))
+	$(call step,browser end-to-end tests (node tests/e2e/run.mjs on dist/, js-package on target/js-pkg))
 	node tests/e2e/run.mjs
 	$(call step,the same build served under a sub-path (/some/dir/): smoke and share specs)
 	BASE_PATH=/some/dir/ node tests/e2e/run.mjs smoke share

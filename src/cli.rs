@@ -43,6 +43,8 @@ enum Command {
     },
     /// Print the scenario JSON carried by a fragment or link.
     Decode { fragment: String },
+    /// Print a scenario file of any older version as the current version.
+    Upgrade { scenario: String },
     /// Print the page's landing example scenario, optionally with another
     /// preset network (alexnet, vgg11, vgg16, vgg19, resnet50, …).
     Example {
@@ -105,12 +107,18 @@ fn read_text(path: &str) -> Result<String, String> {
 }
 
 /// A scenario file; anything else gets a message saying what it is.
+/// Reads a scenario file of any known version; what an upgrade changed
+/// goes to stderr.
 fn read_scenario(path: &str) -> Result<Scenario, String> {
     let text = read_text(path)?;
-    Scenario::from_json(&text).map_err(|e| match sniff(&text) {
+    let loaded = Scenario::read_json(&text).map_err(|e| match sniff(&text) {
         FileKind::Scenario | FileKind::Unknown => format!("{path}: {e}"),
         kind => format!("{path} is not a scenario: it looks like {}", kind.usage()),
-    })
+    })?;
+    for n in &loaded.notes {
+        eprintln!("note: {path}: {n}");
+    }
+    Ok(loaded.scenario)
 }
 
 /// The scenario `eval` works on: the file (or the example) with every
@@ -253,6 +261,7 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
                 false,
             ))
         }
+        Command::Upgrade { scenario } => Ok((read_scenario(&scenario)?.to_json(), false)),
         Command::Decode { fragment } => decode_fragment(&fragment)
             .map(|s| (s.to_json(), false))
             .map_err(|e| e.to_string()),

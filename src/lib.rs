@@ -7,10 +7,13 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod hardware;
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
+pub mod js;
 pub mod models;
 pub mod report;
+pub mod runtime;
 pub mod scenario;
 pub mod workload;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "js")))]
 pub mod ui;

@@ -2,6 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use ddnn_planner::hardware::{Processor, WorkerGroup};
+use ddnn_planner::models::zeng::section::ZengSettings;
 use ddnn_planner::models::zeng::{push_queue, simulate, Link, NetworkFigures, WorkerInput};
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::Scenario;
@@ -111,9 +112,9 @@ proptest! {
                 batch_size,
             })
             .collect();
-        s.hardware.cluster.ps.bandwidth_bytes_per_s = gbps * 1e9 / 8.0;
+        s.hardware.cluster.ps.link_bytes_per_s = Some(gbps * 1e9 / 8.0);
         s.hardware.cluster.ps.latency_s = latency;
-        s.settings.zeng.flops_per_weight = flops_w;
+        s.set_section("zeng", &ZengSettings { flops_per_weight: flops_w, ..ZengSettings::default() });
         let back = decode_fragment(&encode_fragment(&s)).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(back, s);
     }

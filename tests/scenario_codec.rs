@@ -95,12 +95,12 @@ fn future_and_invalid_documents_are_refused_by_name() {
     ));
 
     let mut s = Scenario::example();
-    s.hardware.cluster.ps.bandwidth_bytes_per_s = 0.0;
+    s.hardware.cluster.ps.link_bytes_per_s = Some(0.0);
     let msg = Scenario::from_json(&s.to_json())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(msg.contains("hardware.cluster.ps.bandwidth"), "{msg}");
+    assert!(msg.contains("hardware.cluster.ps.link"), "{msg}");
 
     // NaN cannot be written as JSON; a negative clock can.
     let mut s = Scenario::example();
@@ -135,13 +135,55 @@ fn future_and_invalid_documents_are_refused_by_name() {
 }
 
 #[test]
-fn instance_without_processor_is_named_as_missing() {
+fn instance_without_a_rate_is_named_as_missing() {
     let mut s = Scenario::example();
     s.hardware.catalog[2].processor = None;
     let errs = evaluate_zeng(&s).err().unwrap_or_default();
     assert!(
         errs.iter()
-            .any(|e| e.message.contains("needs a clock-level description")),
+            .any(|e| e.message.contains("needs the rate of 'Quadro RTX 4000'")),
         "{errs:?}"
     );
+}
+
+#[test]
+fn a_rate_and_a_clock_for_one_instance_is_refused() {
+    let mut s = Scenario::example();
+    s.hardware.catalog[2].flops_per_s = Some(7e12);
+    let msg = Scenario::from_json(&s.to_json())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(msg.contains("not both"), "{msg}");
+}
+
+#[test]
+fn an_instance_known_by_its_rate_runs_zeng_exactly() {
+    // The Quadro by rate (GPU) gives the same iteration as by its clock.
+    let by_clock = evaluate_zeng(&Scenario::example()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut s = Scenario::example();
+    let q = &mut s.hardware.catalog[2];
+    q.flops_per_s = q.processor.take().map(|p| p.flops());
+    q.gpus = Some(1);
+    let by_rate = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(by_rate.queue.iteration_s, by_clock.queue.iteration_s);
+}
+
+#[test]
+fn the_ps_is_one_definition_for_every_model() {
+    use ddnn_planner::hardware::gbit_per_s_to_bytes;
+    // Two PS nodes of 1 Gb/s: Zeng's link is their sum, 2 Gb/s.
+    let mut s = Scenario::example();
+    s.hardware.cluster.ps.count = 2;
+    let two = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(two.bandwidth_bytes_per_s, gbit_per_s_to_bytes(2.0));
+    // Without a typed link the PS instance's network bandwidth is used.
+    s.hardware.cluster.ps.link_bytes_per_s = None;
+    s.hardware.cluster.ps.instance = Some(s.hardware.catalog[0].name.clone());
+    let by_instance = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(by_instance.bandwidth_bytes_per_s, two.bandwidth_bytes_per_s);
+    // With neither, Zeng says what it needs.
+    s.hardware.cluster.ps.instance = None;
+    let r = ddnn_planner::models::evaluate(&ddnn_planner::models::zeng::Zeng, &s);
+    assert!(matches!(r, Err(u) if u.is_missing()));
 }

@@ -54,7 +54,7 @@ fn scenario(
             batch_size: bs,
         })
         .collect();
-    s.hardware.cluster.ps.bandwidth_bytes_per_s = gbit_per_s_to_bytes(gbps);
+    s.hardware.cluster.ps.link_bytes_per_s = Some(gbit_per_s_to_bytes(gbps));
     s
 }
 

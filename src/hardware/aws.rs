@@ -12,7 +12,7 @@
 //!
 //! Units: Hz, FLOP/s, bytes/s, USD per hour.
 
-use super::{gbit_per_s_to_bytes, Instance, Processor};
+use super::{gbit_per_s_to_bytes, Instance};
 
 /// CPU capability of one m4.xlarge docker, FLOP/s, derived from Table 2
 /// and Table 4: with one worker the PS (an m4.xlarge docker) ran at 32.6%
@@ -46,8 +46,8 @@ pub const M1_XLARGE: &str = "m1.xlarge docker";
 pub const C3_XLARGE: &str = "c3.xlarge docker";
 pub const R3_XLARGE: &str = "r3.xlarge docker";
 
-const CAPABILITY_NOTE: &str = "capability = hz × simd, where simd ≈ 1.507 is not a SIMD width but \
-     the effective FLOP per cycle of one docker, derived on m4.xlarge from Cynthia Table 2 \
+const CAPABILITY_NOTE: &str = "rate = clock × 1.507, the effective FLOP per cycle of one docker \
+     (not a SIMD width), derived on m4.xlarge from Cynthia Table 2 \
      (PS at 32.6% CPU with one worker) and Table 4 (mnist c_prof = 1.13 GFLOP/s): \
      1.13e9 / 0.326 ≈ 3.466e9 FLOP/s";
 
@@ -89,13 +89,11 @@ fn docker(row: &Row) -> Instance {
             network = row.network,
             instance = row.instance_price,
         ),
-        processor: Some(Processor::Cpu {
-            hz: row.hz,
-            simd: DOCKER_FLOP_PER_CYCLE,
-        }),
+        flops_per_s: Some(row.hz * DOCKER_FLOP_PER_CYCLE),
         network_bytes_per_s: Some(gbit_per_s_to_bytes(row.gbps)),
         price_per_hour: Some(price),
         spot_price_per_hour: Some(price * SPOT_FRACTION),
+        ..Instance::default()
     }
 }
 

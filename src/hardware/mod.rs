@@ -8,6 +8,8 @@ pub mod presets;
 
 use serde::{Deserialize, Serialize};
 
+use crate::report::fmt_count;
+
 /// How a device's peak rate is described at clock level (Zeng Sec. 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -84,16 +86,22 @@ impl Processor {
 }
 
 /// One entry of the instance catalog. Every model reads the fields it
-/// needs and says which are missing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// needs and says which are missing. Units: FLOP/s, bytes, bytes/s, USD/h.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Instance {
     /// Unique name that clusters refer to.
     pub name: String,
     /// Where the figures come from (datasheet, paper, assumption).
     #[serde(default)]
     pub source: String,
+    /// Clock-level description (Zeng Sec. 5). When given, the instance's
+    /// rate follows from it (Eq. 28/33) and `flops_per_s` stays empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processor: Option<Processor>,
+    /// Peak (or measured) rate of the whole instance, FLOP/s, for an
+    /// instance known by its rate rather than its clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flops_per_s: Option<f64>,
     /// Network bandwidth of the instance, bytes/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network_bytes_per_s: Option<f64>,
@@ -103,6 +111,112 @@ pub struct Instance {
     /// Spot price, USD per hour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spot_price_per_hour: Option<f64>,
+    /// Host memory, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bytes: Option<f64>,
+    /// GPUs per instance (0 or absent: a CPU instance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus: Option<u32>,
+    /// Memory of each GPU, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_memory_bytes: Option<f64>,
+    /// Bandwidth between the GPUs of one instance (NVLink, PCIe), bytes/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interconnect_bytes_per_s: Option<f64>,
+    /// Most instances of this type the account may run at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<u32>,
+}
+
+impl Instance {
+    /// The instance's rate, FLOP/s: from its clock-level description, or
+    /// as given.
+    pub fn flops(&self) -> Option<f64> {
+        self.processor
+            .as_ref()
+            .map(Processor::flops)
+            .or(self.flops_per_s)
+    }
+
+    /// The price per hour under `pricing`.
+    pub fn price(&self, pricing: Pricing) -> Option<f64> {
+        match pricing {
+            Pricing::OnDemand => self.price_per_hour,
+            Pricing::Spot => self.spot_price_per_hour,
+        }
+    }
+
+    /// Checks of every field, each message naming the instance.
+    pub fn validate(&self) -> Vec<String> {
+        let name = &self.name;
+        let mut errs = Vec::new();
+        if let Some(p) = &self.processor {
+            errs.extend(p.validate(name));
+            if self.flops_per_s.is_some() {
+                errs.push(format!(
+                    "{name}: give the rate either by clock (processor) or as FLOP/s, not both"
+                ));
+            }
+        }
+        // (what, value, display scale, display unit, largest accepted).
+        let checks: [(&str, Option<f64>, f64, &str, f64); 7] = [
+            ("rate", self.flops_per_s, 1e9, "GFLOP/s", 1e21),
+            (
+                "network bandwidth",
+                self.network_bytes_per_s,
+                1e9 / 8.0,
+                "Gb/s",
+                1e15,
+            ),
+            ("GPU memory", self.gpu_memory_bytes, 1e9, "GB", 1e15),
+            ("memory", self.memory_bytes, 1e9, "GB", 1e18),
+            (
+                "interconnect bandwidth",
+                self.interconnect_bytes_per_s,
+                1e9,
+                "GB/s",
+                1e15,
+            ),
+            ("price per hour", self.price_per_hour, 1.0, "USD/h", 1e6),
+            (
+                "spot price per hour",
+                self.spot_price_per_hour,
+                1.0,
+                "USD/h",
+                1e6,
+            ),
+        ];
+        for (what, v, scale, unit, max) in checks {
+            let Some(v) = v else { continue };
+            let top = if max / scale < 1e12 {
+                fmt_count(max / scale)
+            } else {
+                format!("{:e}", max / scale)
+            };
+            let got = v / scale;
+            if what.contains("price") {
+                if !(v.is_finite() && (0.0..=max).contains(&v)) {
+                    errs.push(format!(
+                        "{name}: {what} must be ≥ 0 and at most {top} {unit} (got {got})"
+                    ));
+                }
+            } else if !(v.is_finite() && v > 0.0 && v <= max) {
+                errs.push(format!(
+                    "{name}: {what} must be a positive number of {unit}, at most {top} (got {got})"
+                ));
+            }
+        }
+        errs
+    }
+}
+
+/// Which price plans and costs use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pricing {
+    #[default]
+    OnDemand,
+    Spot,
 }
 
 /// `count` identical workers of one catalog instance.
@@ -115,26 +229,50 @@ pub struct WorkerGroup {
     pub batch_size: u32,
 }
 
-/// The parameter-server side of the cluster.
+/// The parameter servers: `count` nodes of one catalog instance, each
+/// with a link of `link_bytes_per_s` (or the instance's network bandwidth).
+/// Every model reads them the same way: the PS side supplies
+/// `count × per-node bandwidth`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParameterServer {
-    /// Bandwidth of the PS link that every push and pull crosses, bytes/s.
-    pub bandwidth_bytes_per_s: f64,
-    /// Optional start-up time per transfer, seconds (Zeng l.411 mentions ≈0.5 s;
+    /// Number of PS nodes.
+    #[serde(default = "one_ps")]
+    pub count: u32,
+    /// Catalog instance of the PS nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// Link bandwidth of each PS node, bytes/s; overrides the instance's
+    /// network bandwidth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_bytes_per_s: Option<f64>,
+    /// Start-up time per transfer, seconds (Zeng l.411 mentions ≈0.5 s;
     /// the paper's model leaves it out, so the default is 0).
     #[serde(default)]
     pub latency_s: f64,
-    /// Catalog instance of the PS nodes (Cynthia reads their CPU and
-    /// bandwidth; Zeng uses `bandwidth_bytes_per_s` above).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instance: Option<String>,
-    /// Number of PS nodes (Cynthia).
-    #[serde(default = "one_ps")]
-    pub count: u32,
 }
 
 fn one_ps() -> u32 {
     1
+}
+
+impl ParameterServer {
+    /// One node's link, bytes/s: the override, else the PS instance's
+    /// network bandwidth.
+    pub fn node_bandwidth(&self, catalog: &[Instance]) -> Option<f64> {
+        self.link_bytes_per_s.or_else(|| {
+            let name = self.instance.as_ref()?;
+            catalog
+                .iter()
+                .find(|i| &i.name == name)?
+                .network_bytes_per_s
+        })
+    }
+
+    /// What the PS side supplies in all, `count ×` one node's link, bytes/s.
+    pub fn total_bandwidth(&self, catalog: &[Instance]) -> Option<f64> {
+        self.node_bandwidth(catalog)
+            .map(|b| f64::from(self.count) * b)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -198,25 +336,8 @@ pub fn parse_catalog(text: &str) -> Result<Vec<Instance>, String> {
         if inst.name.trim().is_empty() {
             return Err(format!("instance {}: needs a name", i + 1));
         }
-        if let Some(p) = &inst.processor {
-            if let Some(e) = p.validate(&inst.name).into_iter().next() {
-                return Err(format!("instance {}: {e}", i + 1));
-            }
-        }
-        for (what, v) in [
-            ("network bandwidth", inst.network_bytes_per_s),
-            ("price per hour", inst.price_per_hour),
-            ("spot price per hour", inst.spot_price_per_hour),
-        ] {
-            if let Some(v) = v {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(format!(
-                        "instance {} ({}): {what} must be ≥ 0 (got {v})",
-                        i + 1,
-                        inst.name
-                    ));
-                }
-            }
+        if let Some(e) = inst.validate().into_iter().next() {
+            return Err(format!("instance {}: {e}", i + 1));
         }
         out.push(inst);
     }

@@ -14,8 +14,7 @@ fn device(name: &str, source: &str, processor: Processor) -> Instance {
         source: source.to_string(),
         processor: Some(processor),
         network_bytes_per_s: Some(gbit_per_s_to_bytes(1.0)),
-        price_per_hour: None,
-        spot_price_per_hour: None,
+        ..Instance::default()
     }
 }
 

@@ -8,7 +8,7 @@
 pub mod cynthia;
 pub mod zeng;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 use crate::scenario::{FieldError, Scenario};
@@ -47,7 +47,7 @@ pub struct Need {
 }
 
 /// Why a model has no report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Unavailable {
     /// Inputs this model needs are not in the scenario (no profile, no

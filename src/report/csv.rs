@@ -121,6 +121,7 @@ mod tests {
                 Figure::new("u", "utilisation", Value::num(0.54, Unit::Percent)),
             ],
             tables: vec![Table {
+                omitted_rows: 0,
                 key: "workers".into(),
                 title: "Workers".into(),
                 columns: vec![

@@ -15,7 +15,7 @@ pub mod unit;
 
 use serde::{Deserialize, Serialize};
 
-pub use unit::{fmt_sig, Unit};
+pub use unit::{fmt_count, fmt_sig, Unit};
 
 /// Everything one model says about one scenario.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -139,9 +139,27 @@ pub struct Table {
     /// Shown under the table: what a reader must know to read it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub caption: String,
+    /// Rows left out of this copy (the page's copy of a long table; the
+    /// exports have every row).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_rows: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Table {
+    /// This table with at most `max` rows, counting the rest as omitted.
+    pub fn trimmed(&self, max: usize) -> Table {
+        let keep = self.rows.len().min(max);
+        Table {
+            rows: self.rows[..keep].to_vec(),
+            omitted_rows: self.omitted_rows + (self.rows.len() - keep),
+            ..self.clone()
+        }
+    }
+
     /// Columns to lay out: the header's, or more if a row is longer.
     pub fn width(&self) -> usize {
         self.rows
@@ -395,6 +413,15 @@ pub enum Marker {
 }
 
 impl Report {
+    /// The report with every table cut to `max_rows` rows: what the page
+    /// holds (the exports are built from the whole report).
+    pub fn trimmed(&self, max_rows: usize) -> Report {
+        Report {
+            tables: self.tables.iter().map(|t| t.trimmed(max_rows)).collect(),
+            ..self.clone()
+        }
+    }
+
     /// The headline or detail figure with this key.
     pub fn figure(&self, key: &str) -> Option<&Figure> {
         self.headline

@@ -245,6 +245,7 @@ mod tests {
                 Value::num(3.0947e10, Unit::Gflop),
             )],
             tables: vec![Table {
+                omitted_rows: 0,
                 key: "workers".into(),
                 title: "Workers".into(),
                 columns: vec![

@@ -136,7 +136,7 @@ pub fn fmt_sig(v: f64) -> String {
 }
 
 /// A whole number with thousands separators: 12,345.
-fn fmt_count(v: f64) -> String {
+pub fn fmt_count(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
     }

@@ -7,7 +7,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-use super::{Scenario, ScenarioError, MAX_SCENARIO_BYTES};
+use super::{Loaded, Scenario, ScenarioError, MAX_SCENARIO_BYTES};
 
 /// The codec tag this build writes.
 pub const FRAGMENT_TAG: &str = "s1";
@@ -21,8 +21,30 @@ pub fn encode_fragment(scenario: &Scenario) -> String {
     format!("{FRAGMENT_TAG}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
+/// `encode_fragment`, refusing a scenario that `decode_fragment` would not
+/// accept back (a link that cannot be opened is never handed out).
+pub fn encode_link(scenario: &Scenario) -> Result<String, ScenarioError> {
+    let json_len = serde_json::to_vec(scenario).map_or(0, |v| v.len());
+    if json_len > MAX_SCENARIO_BYTES {
+        return Err(ScenarioError::TooLarge { bytes: json_len });
+    }
+    let frag = encode_fragment(scenario);
+    if frag.len() > MAX_FRAGMENT_CHARS {
+        return Err(ScenarioError::Fragment(format!(
+            "the link would be {} characters long; links are limited to {MAX_FRAGMENT_CHARS}",
+            frag.len()
+        )));
+    }
+    Ok(frag)
+}
+
 /// Accepts a bare fragment, one starting with `#`, or a whole URL.
 pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
+    read_fragment(input).map(|l| l.scenario)
+}
+
+/// `decode_fragment`, with what an upgrade from an older version changed.
+pub fn read_fragment(input: &str) -> Result<Loaded, ScenarioError> {
     let input = input.trim();
     let frag = match input.find('#') {
         Some(i) => &input[i + 1..],
@@ -66,5 +88,5 @@ pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
     let text = String::from_utf8(json).map_err(|_| {
         ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into())
     })?;
-    Scenario::from_json(&text)
+    Scenario::read_json(&text)
 }

@@ -7,12 +7,19 @@
 
 pub mod codec;
 pub mod import;
+pub mod migrate;
 pub mod validate;
 
 use serde::{Deserialize, Serialize};
 
 use crate::hardware::presets::{zeng_devices, GTX_1060, QUADRO_RTX_4000};
-use crate::hardware::{gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, WorkerGroup};
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+
+use crate::hardware::{
+    gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, Pricing, WorkerGroup,
+};
 use crate::models::zeng::DEFAULT_FLOPS_PER_WEIGHT;
 use crate::workload::presets::network_preset;
 use crate::workload::profile::{LossCurve, LossParams, Profile};
@@ -21,7 +28,8 @@ use crate::workload::{GivenFigures, Network};
 pub use validate::FieldError;
 
 /// The document version this build writes and the newest it reads.
-pub const SCENARIO_VERSION: u32 = 1;
+/// Version 1 documents are upgraded on reading (`migrate`).
+pub const SCENARIO_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
@@ -32,8 +40,11 @@ pub struct Scenario {
     pub hardware: Hardware,
     #[serde(default)]
     pub goals: Goals,
-    #[serde(default)]
-    pub settings: Settings,
+    /// Inputs only one model reads, by model id. Each model reads and
+    /// writes its own section (`section`, `set_section`); a section of a
+    /// model this build does not know is kept as it is.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, serde_json::Value>,
 }
 
 /// What is trained: the network (Zeng) and, for the planning models, a
@@ -51,11 +62,14 @@ pub struct Workload {
     pub loss_curve: Option<LossCurve>,
 }
 
-/// The shared instance catalog and the cluster built from it.
+/// The shared instance catalog, the cluster built from it, and which
+/// prices costs use.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Hardware {
     pub catalog: Vec<Instance>,
     pub cluster: Cluster,
+    #[serde(default)]
+    pub pricing: Pricing,
 }
 
 /// Targets for planning models (seconds, loss, USD).
@@ -67,64 +81,6 @@ pub struct Goals {
     pub loss: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_usd: Option<f64>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    #[serde(default)]
-    pub zeng: ZengSettings,
-    #[serde(default)]
-    pub cynthia: CynthiaSettings,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CynthiaSettings {
-    /// Largest worker count of the exact search and the cost curves.
-    #[serde(default = "default_max_workers")]
-    pub max_workers: u32,
-    /// Price plans at spot rather than on-demand prices.
-    #[serde(default)]
-    pub spot: bool,
-}
-
-fn default_max_workers() -> u32 {
-    64
-}
-
-impl Default for CynthiaSettings {
-    fn default() -> Self {
-        CynthiaSettings {
-            max_workers: default_max_workers(),
-            spot: false,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ZengSettings {
-    /// Backward FLOP per weight (Eq. 22-26; Table 1 uses 85).
-    #[serde(default = "default_flops_per_weight")]
-    pub flops_per_weight: f64,
-    /// Largest worker count in the scaling charts.
-    #[serde(default = "default_sweep_max_workers")]
-    pub sweep_max_workers: u32,
-}
-
-fn default_flops_per_weight() -> f64 {
-    DEFAULT_FLOPS_PER_WEIGHT
-}
-
-fn default_sweep_max_workers() -> u32 {
-    16
-}
-
-impl Default for ZengSettings {
-    fn default() -> Self {
-        ZengSettings {
-            flops_per_weight: DEFAULT_FLOPS_PER_WEIGHT,
-            sweep_max_workers: default_sweep_max_workers(),
-        }
-    }
 }
 
 impl Scenario {
@@ -169,34 +125,84 @@ impl Scenario {
                         },
                     ],
                     ps: ParameterServer {
-                        bandwidth_bytes_per_s: gbit_per_s_to_bytes(1.0),
-                        latency_s: 0.0,
-                        instance: None,
                         count: 1,
+                        instance: None,
+                        link_bytes_per_s: Some(gbit_per_s_to_bytes(1.0)),
+                        latency_s: 0.0,
                     },
                 },
+                pricing: Pricing::OnDemand,
             },
             goals: Goals::default(),
-            settings: Settings::default(),
+            models: BTreeMap::new(),
         }
     }
 
     /// One line naming the network, the cluster and the link, derived from
     /// the inputs (the title is the user's and may be stale).
     pub fn summary_line(&self) -> String {
-        let groups: Vec<String> = self
-            .hardware
-            .cluster
-            .workers
-            .iter()
-            .map(|g| format!("{}× {} (bs {})", g.count, g.instance, g.batch_size))
-            .collect();
+        let workers = &self.hardware.cluster.workers;
+        let groups: Vec<String> = if workers.len() <= 4 {
+            workers
+                .iter()
+                .map(|g| format!("{}× {} (bs {})", g.count, g.instance, g.batch_size))
+                .collect()
+        } else {
+            // Many groups: workers per instance, in order of appearance.
+            let mut per: Vec<(&str, u64)> = Vec::new();
+            for g in workers {
+                match per.iter_mut().find(|(n, _)| *n == g.instance) {
+                    Some((_, c)) => *c += u64::from(g.count),
+                    None => per.push((&g.instance, u64::from(g.count))),
+                }
+            }
+            let shown: Vec<String> = per
+                .iter()
+                .take(4)
+                .map(|(n, c)| format!("{}× {n}", crate::report::fmt_count(*c as f64)))
+                .collect();
+            let more = per.len().saturating_sub(4);
+            let mut v = shown;
+            if more > 0 {
+                v.push(format!("{more} more types"));
+            }
+            let last = v.pop().unwrap_or_default();
+            v.push(format!(
+                "{last} in {} groups",
+                crate::report::fmt_count(workers.len() as f64)
+            ));
+            v
+        };
+        let ps = &self.hardware.cluster.ps;
+        let link = match ps.node_bandwidth(&self.hardware.catalog) {
+            Some(b) if ps.count > 1 => format!("{}× {} Gb/s", ps.count, b * 8.0 / 1e9),
+            Some(b) => format!("{} Gb/s", b * 8.0 / 1e9),
+            None => "not set".into(),
+        };
         format!(
-            "{} · {} · PS link {} Gb/s",
+            "{} · {} · PS link {link}",
             self.workload.network.name,
             groups.join(" + "),
-            self.hardware.cluster.ps.bandwidth_bytes_per_s * 8.0 / 1e9
         )
+    }
+
+    /// The section of model `id`, or its defaults when the document has
+    /// none. A section that does not read is an error at `models.<id>`.
+    pub fn section<T: DeserializeOwned + Default>(&self, id: &str) -> Result<T, FieldError> {
+        match self.models.get(id) {
+            None => Ok(T::default()),
+            Some(v) => T::deserialize(v).map_err(|e| FieldError {
+                field: format!("models.{id}"),
+                message: format!("the {id} section does not read: {e}"),
+            }),
+        }
+    }
+
+    /// Replaces the section of model `id`.
+    pub fn set_section<T: Serialize>(&mut self, id: &str, section: &T) {
+        if let Ok(v) = serde_json::to_value(section) {
+            self.models.insert(id.to_string(), v);
+        }
     }
 
     pub fn instance(&self, name: &str) -> Option<&Instance> {
@@ -208,37 +214,40 @@ impl Scenario {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Reads a scenario document, refusing newer versions and invalid
-    /// fields with messages that name them.
+    /// Reads a scenario document of any version this build knows,
+    /// refusing newer versions and invalid fields with messages that name
+    /// them.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        Self::read_json(text).map(|l| l.scenario)
+    }
+
+    /// `from_json`, with what an upgrade from an older version changed.
+    pub fn read_json(text: &str) -> Result<Loaded, ScenarioError> {
         if text.len() > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::TooLarge { bytes: text.len() });
         }
-        // Read the version first, so a newer document is refused by name
-        // rather than by whichever field it changed.
-        let probe: serde_json::Value =
+        let doc: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
-        match probe.get("version").and_then(serde_json::Value::as_u64) {
-            None => {
-                return Err(ScenarioError::Json(
-                    "missing \"version\" (a whole number)".into(),
-                ))
-            }
-            Some(v) if v > u64::from(SCENARIO_VERSION) => {
-                return Err(ScenarioError::FutureVersion { found: v });
-            }
-            Some(0) => return Err(ScenarioError::Json("\"version\" must be at least 1".into())),
-            Some(_) => {}
-        }
+        // The version is read first, so a newer document is refused by
+        // name rather than by whichever field it changed.
+        let (current, notes) = migrate::to_current(doc)?;
         let scenario: Scenario =
-            serde_json::from_value(probe).map_err(|e| ScenarioError::Json(e.to_string()))?;
+            serde_json::from_value(current).map_err(|e| ScenarioError::Json(e.to_string()))?;
         let errs = scenario.validate();
         if errs.is_empty() {
-            Ok(scenario)
+            Ok(Loaded { scenario, notes })
         } else {
             Err(ScenarioError::Invalid(errs))
         }
     }
+}
+
+/// A scenario as read, and what upgrading it from an older version changed
+/// (empty for a current document or a plain upgrade).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    pub scenario: Scenario,
+    pub notes: Vec<String>,
 }
 
 /// Largest scenario document accepted (JSON text).

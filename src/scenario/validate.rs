@@ -1,13 +1,13 @@
 //! Field-level validation. Every message names the field it is about, so
 //! the page can show it beside that input; nothing is clamped silently.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Scenario;
 use crate::hardware::{MAX_BATCH, MAX_WORKERS};
 use crate::models::{Model, MODELS};
 
-#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{field}: {message}")]
 pub struct FieldError {
     /// Dotted path into the scenario, e.g. `hardware.cluster.ps.bandwidth`.
@@ -71,32 +71,7 @@ impl Scenario {
                     format!("the name '{}' is used twice", inst.name),
                 ));
             }
-            if let Some(p) = &inst.processor {
-                errs.extend(p.validate(&inst.name).into_iter().map(|m| err(&field, m)));
-            }
-            if let Some(b) = inst.network_bytes_per_s {
-                if !positive(b) {
-                    let gbps = b * 8.0 / 1e9;
-                    let msg = format!(
-                        "{}: network bandwidth must be a positive number of Gb/s (got {gbps})",
-                        inst.name
-                    );
-                    errs.push(err(&field, msg));
-                }
-            }
-            for (what, v) in [
-                ("price per hour", inst.price_per_hour),
-                ("spot price per hour", inst.spot_price_per_hour),
-            ] {
-                if let Some(v) = v {
-                    if !(v.is_finite() && v >= 0.0) {
-                        errs.push(err(
-                            &field,
-                            format!("{}: {what} must be ≥ 0 (got {v})", inst.name),
-                        ));
-                    }
-                }
-            }
+            errs.extend(inst.validate().into_iter().map(|m| err(&field, m)));
         }
 
         let cluster = &self.hardware.cluster;
@@ -129,15 +104,16 @@ impl Scenario {
                 format!("{total} workers is more than the {MAX_WORKERS} this page models"),
             ));
         }
-        let bw = cluster.ps.bandwidth_bytes_per_s;
-        if !positive(bw) {
-            errs.push(err(
-                "hardware.cluster.ps.bandwidth",
-                format!(
-                    "PS link bandwidth must be a positive number of Gb/s (got {})",
-                    bw * 8.0 / 1e9
-                ),
-            ));
+        if let Some(bw) = cluster.ps.link_bytes_per_s {
+            if !(positive(bw) && bw <= 1e15) {
+                errs.push(err(
+                    "hardware.cluster.ps.link",
+                    format!(
+                        "the PS link must be a positive number of Gb/s up to 8,000,000 (got {})",
+                        bw * 8.0 / 1e9
+                    ),
+                ));
+            }
         }
         let lat = cluster.ps.latency_s;
         if !(lat.is_finite() && lat >= 0.0) {

@@ -1,11 +1,12 @@
-//! The device catalog shared by every model: clock-level descriptions for
-//! Zeng's Eq. 28/33, with "calibrate from one measured iteration" for CPUs.
+//! The device catalog shared by every model: each device's rate, as a
+//! clock-level description (Zeng's Eq. 28/33, with "calibrate from one
+//! measured iteration" for CPUs) or as FLOP/s, its network and prices.
 
 use leptos::prelude::*;
 
 use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField};
+use super::fields::{FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
 use leptos::task::spawn_local;
 
 use super::files::{download_text, read_upload};
@@ -19,6 +20,7 @@ pub fn CatalogPanel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let count = Memo::new(move |_| sc.with(|s| s.hardware.catalog.len()));
+    let shown = RwSignal::new(PAGE_ROWS);
     let add = move |gpu: bool| {
         move |_| {
             sc.update(|s| {
@@ -45,11 +47,12 @@ pub fn CatalogPanel() -> impl IntoView {
                     name,
                     source: "added by the user".into(),
                     processor: Some(processor),
-                    network_bytes_per_s: None,
-                    price_per_hour: None,
-                    spot_price_per_hour: None,
+                    ..Instance::default()
                 });
-            })
+            });
+            // The new device is on the page, however long the catalog.
+            let n = count.get_untracked();
+            shown.update(|l| *l = (*l).max(n));
         }
     };
     let catalog_note = RwSignal::new(None::<Result<String, String>>);
@@ -83,12 +86,13 @@ pub fn CatalogPanel() -> impl IntoView {
         <section class="panel" aria-label="device catalog">
             <h2>"Device catalog"</h2>
             <p class="hint">
-                "CPU rate = clock × SIMD (Eq. 28); GPU rate = clock × stream processors × (2 with FMA, else 1) (Eq. 33). "
+                "A device's rate is given by its clock — CPU: clock × SIMD (Eq. 28); GPU: clock × stream processors × (2 with FMA, else 1) (Eq. 33) — or directly in GFLOP/s. Every model reads the same rate. "
                 "The paper's CPUs need an effective SIMD of about 2.1-2.6 per network: calibrate it from one measured stand-alone iteration."
             </p>
-            <For each=move || 0..count.get() key=|i| *i let:i>
+            <For each=move || 0..count.get().min(shown.get()) key=|i| *i let:i>
                 <DeviceRow i=i />
             </For>
+            <ShowMore total=count limit=shown what="devices" testid="catalog-more" />
             <FieldErrors errors=state.errors_at("hardware.catalog") />
             <div class="row">
                 <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
@@ -118,6 +122,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
     let processor =
         Memo::new(move |_| device.with(|d| d.as_ref().and_then(|d| d.processor.clone())));
     let is_gpu = Memo::new(move |_| processor.with(|p| p.as_ref().is_some_and(Processor::is_gpu)));
+    let by_rate = Memo::new(move |_| processor.with(Option::is_none));
     let edit_processor = move |f: fn(&mut Processor, f64)| {
         Callback::new(move |v: f64| {
             sc.update(|s| {
@@ -148,22 +153,10 @@ fn DeviceRow(i: usize) -> impl IntoView {
         })
     };
     let set_kind = move |ev| {
-        let gpu = event_target_value(&ev) == "gpu";
+        let kind = event_target_value(&ev);
         sc.update(|s| {
             if let Some(d) = s.hardware.catalog.get_mut(i) {
-                let hz = match d.processor {
-                    Some(Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. }) => hz,
-                    None => 2.0e9,
-                };
-                d.processor = Some(if gpu {
-                    Processor::Gpu {
-                        hz,
-                        stream_processors: 2048,
-                        fma: false,
-                    }
-                } else {
-                    Processor::Cpu { hz, simd: 2.0 }
-                });
+                set_device_kind(d, &kind);
             }
         })
     };
@@ -242,9 +235,10 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 </label>
                 <label class="field">
                     <span class="field-label">"kind"</span>
-                    <select on:change=set_kind>
-                        <option value="cpu" selected=move || !is_gpu.get()>"CPU"</option>
-                        <option value="gpu" selected=move || is_gpu.get()>"GPU"</option>
+                    <select on:change=set_kind data-testid="device-kind">
+                        <option value="cpu" selected=move || !is_gpu.get() && !by_rate.get()>"CPU (clock × SIMD)"</option>
+                        <option value="gpu" selected=move || is_gpu.get()>"GPU (clock × cores)"</option>
+                        <option value="rate" selected=move || by_rate.get()>"rate [GFLOP/s]"</option>
                     </select>
                 </label>
                 <button
@@ -255,6 +249,15 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     title=move || if used.get() { "used by a worker group" } else { "remove this device" }
                 >"✕"</button>
             </div>
+            <Show when=move || by_rate.get()>
+                <OptNumberField
+                    label="rate [GFLOP/s]"
+                    value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.flops_per_s).map(|f| f / 1e9)))
+                    on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.flops_per_s = v.map(|g| g * 1e9) }))
+                    testid="device-gflops"
+                />
+            </Show>
+            <Show when=move || !by_rate.get()>
             <div class="grid2">
                 <NumberField
                     label="clock [GHz]"
@@ -315,6 +318,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     }.into_any()
                 }}
             </div>
+            </Show>
             <div class="grid3">
                 <OptNumberField
                     label="network [Gb/s]"
@@ -340,5 +344,36 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 </details>
             })}
         </div>
+    }
+}
+
+/// Switches a device between a CPU, a GPU and a rate-only description,
+/// keeping its rate where the new description can hold it.
+fn set_device_kind(d: &mut Instance, kind: &str) {
+    let rate = d.flops();
+    let hz = match d.processor {
+        Some(Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. }) => hz,
+        None => 2.0e9,
+    };
+    match kind {
+        "rate" => {
+            d.flops_per_s = rate;
+            d.processor = None;
+        }
+        "gpu" => {
+            d.flops_per_s = None;
+            d.processor = Some(Processor::Gpu {
+                hz,
+                stream_processors: 2048,
+                fma: false,
+            });
+        }
+        _ => {
+            d.flops_per_s = None;
+            let simd = rate
+                .filter(|_| d.processor.is_none())
+                .map_or(2.0, |r| r / hz);
+            d.processor = Some(Processor::Cpu { hz, simd });
+        }
     }
 }

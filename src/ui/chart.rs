@@ -26,6 +26,16 @@ pub fn Chart(
     filename: String,
 ) -> impl IntoView {
     let node = NodeRef::<html::Div>::new();
+    // The drawing's height, known before plotly draws: with it the chart
+    // box is sized by CSS alone (`contain: strict`), so drawing one chart
+    // never lays out the rest of the page again.
+    let height = move || {
+        figure.with(|f| {
+            f.as_ref()
+                .and_then(|f| f["layout"]["height"].as_f64())
+                .map_or_else(|| "340px".to_string(), |h| format!("{h}px"))
+        })
+    };
     let error = RwSignal::new(None::<String>);
     let visible = RwSignal::new(false);
     let drawn = StoredValue::new(None::<Value>);
@@ -34,19 +44,39 @@ pub fn Chart(
             observe_visibility(&el, visible);
         }
     });
-    Effect::new(move |_| {
-        let fig = figure.get();
-        let (Some(el), Some(fig), true) = (node.get(), fig, visible.get()) else {
+    // One drawing per browser task (see `draw_queue`); the job reads the
+    // newest figure when its turn comes, so queued edits coalesce.
+    let queued = StoredValue::new(false);
+    let draw = move || {
+        let _ = queued.try_set_value(false);
+        let (Some(Some(el)), Some(Some(fig)), Some(true)) = (
+            node.try_get_untracked(),
+            figure.try_get_untracked(),
+            visible.try_get_untracked(),
+        ) else {
             return;
         };
-        if drawn.with_value(|d| d.as_ref() == Some(&fig)) {
+        if drawn
+            .try_with_value(|d| d.as_ref() == Some(&fig))
+            .unwrap_or(true)
+        {
             return;
         }
         drawn.set_value(Some(fig.clone()));
         spawn_local(async move {
             let el: &web_sys::HtmlElement = &el;
-            error.set(plotly_js::react(el, &fig).await.err());
+            let _ = error.try_set(plotly_js::react(el, &fig).await.err());
         });
+    };
+    Effect::new(move |_| {
+        figure.track();
+        let (Some(_), true) = (node.get(), visible.get()) else {
+            return;
+        };
+        if !queued.get_value() {
+            queued.set_value(true);
+            draw_queue::push(Box::new(draw));
+        }
     });
     on_cleanup(move || {
         if let Some(el) = node.get_untracked() {
@@ -71,7 +101,7 @@ pub fn Chart(
     let svg_testid = format!("{testid}-svg");
     view! {
         <figure class="chart-wrap">
-            <div class="chart" node_ref=node data-testid=testid></div>
+            <div class="chart" node_ref=node data-testid=testid style:height=height></div>
             <figcaption class="chart-actions">
                 <button type="button" class="small" on:click=export("svg") data-testid=svg_testid>"SVG"</button>
                 <button type="button" class="small" on:click=export("png")>"PNG"</button>
@@ -104,5 +134,63 @@ fn observe_visibility(el: &web_sys::HtmlElement, visible: RwSignal<bool>) {
         }
         // No IntersectionObserver: draw always.
         Err(_) => visible.set(true),
+    }
+}
+
+/// Chart drawings wait here and run one per browser task: plotly draws
+/// synchronously (25-40 ms a chart), so drawing every chart of a new report
+/// in one task would hold the page for their sum.
+mod draw_queue {
+    use std::cell::{Cell, RefCell};
+    use std::collections::VecDeque;
+
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+
+    type Job = Box<dyn FnOnce()>;
+
+    thread_local! {
+        static JOBS: RefCell<VecDeque<Job>> = RefCell::new(VecDeque::new());
+        static SCHEDULED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    pub fn push(job: Job) {
+        JOBS.with(|q| q.borrow_mut().push_back(job));
+        schedule();
+    }
+
+    /// Runs the next job in a task of its own after the next frame, so
+    /// the browser lays out and paints what changed (new numbers, a new
+    /// report) in its own frame, not inside plotly's measurements.
+    fn schedule() {
+        if SCHEDULED.with(|s| s.replace(true)) {
+            return;
+        }
+        let Some(w) = web_sys::window() else {
+            SCHEDULED.with(|s| s.set(false));
+            return;
+        };
+        let run = Closure::once_into_js(run_one);
+        let after_frame = Closure::once_into_js(move || {
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback(run.unchecked_ref());
+            }
+        });
+        if w.request_animation_frame(after_frame.unchecked_ref())
+            .is_err()
+        {
+            SCHEDULED.with(|s| s.set(false));
+        }
+    }
+
+    fn run_one() {
+        SCHEDULED.with(|s| s.set(false));
+        let job = JOBS.with(|q| q.borrow_mut().pop_front());
+        if let Some(job) = job {
+            job();
+        }
+        if JOBS.with(|q| !q.borrow().is_empty()) {
+            schedule();
+        }
     }
 }

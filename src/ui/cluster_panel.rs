@@ -1,9 +1,10 @@
-//! The cluster: worker groups drawn from the catalog, and the PS link.
+//! The cluster: worker groups drawn from the catalog, and the parameter
+//! servers (nodes, instance, link) every model reads the same way.
 
 use leptos::prelude::*;
 
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
+use super::fields::{FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
 use crate::hardware::presets::link_presets;
 use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, WorkerGroup};
 
@@ -12,6 +13,7 @@ pub fn ClusterPanel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let group_count = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.len()));
+    let shown = RwSignal::new(PAGE_ROWS);
     let add = move |_| {
         sc.update(|s| {
             let instance = s
@@ -31,7 +33,10 @@ pub fn ClusterPanel() -> impl IntoView {
                 count: 1,
                 batch_size,
             });
-        })
+        });
+        // The new group is on the page, however long the list.
+        let n = group_count.get_untracked() + 1;
+        shown.update(|l| *l = (*l).max(n));
     };
     view! {
         <section class="panel" aria-label="cluster">
@@ -39,42 +44,28 @@ pub fn ClusterPanel() -> impl IntoView {
             <table class="groups" data-testid="worker-groups">
                 <thead><tr><th>"worker device"</th><th>"count"</th><th>"batch size [samples]"</th><th></th></tr></thead>
                 <tbody>
-                    <For each=move || 0..group_count.get() key=|i| *i let:i>
+                    <For each=move || 0..group_count.get().min(shown.get()) key=|i| *i let:i>
                         <GroupRow i=i />
                     </For>
                 </tbody>
             </table>
+            <ShowMore total=group_count limit=shown what="groups" testid="groups-more" />
             <FieldErrors errors=state.errors_at("hardware.cluster.workers") />
             <button type="button" class="secondary" on:click=add data-testid="add-group">"+ worker group"</button>
-            <h3>"Parameter server link"</h3>
+            <h3>"Parameter servers"</h3>
+            <p class="hint">
+                "One definition for every model: the PS side supplies PS nodes × link per node. "
+                "Zeng's push queue uses that sum as one link (Eq. 30-31); Cynthia reads each node's CPU and link (Eq. 3-7)."
+            </p>
             <div class="grid2">
                 <NumberField
-                    label="PS link bandwidth [Gb/s]"
-                    value=Signal::derive(move || sc.with(|s| bytes_to_gbit_per_s(s.hardware.cluster.ps.bandwidth_bytes_per_s)))
-                    on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.bandwidth_bytes_per_s = gbit_per_s_to_bytes(v)))
-                    errors=state.errors_at("hardware.cluster.ps.bandwidth")
-                    testid="bandwidth-gbps"
-                    help="Every push and pull crosses this link (Eq. 30-31)."
+                    label="PS nodes"
+                    integer=true
+                    value=Signal::derive(move || sc.with(|s| f64::from(s.hardware.cluster.ps.count)))
+                    on_set=Callback::new(move |v: f64| sc.update(|s| s.hardware.cluster.ps.count = v as u32))
+                    errors=state.errors_at("hardware.cluster.ps.count")
+                    testid="ps-count"
                 />
-                <NumberField
-                    label="start-up time per transfer [s]"
-                    value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.latency_s))
-                    on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.latency_s = v))
-                    errors=state.errors_at("hardware.cluster.ps.latency")
-                    testid="latency"
-                    help="Not in the paper's model (0); the authors measured ≈0.5 s, which explains their 10 GbE error."
-                />
-            </div>
-            <div class="row">
-                {link_presets()
-                    .into_iter()
-                    .map(|(label, bytes)| view! {
-                        <button type="button" class="small secondary" on:click=move |_| sc.update(|s| s.hardware.cluster.ps.bandwidth_bytes_per_s = bytes)>{label}</button>
-                    })
-                    .collect_view()}
-            </div>
-            <h3>"Parameter servers (Cynthia)"</h3>
-            <div class="grid2">
                 <label class="field">
                     <span class="field-label">"PS instance type"</span>
                     <select
@@ -84,7 +75,7 @@ pub fn ClusterPanel() -> impl IntoView {
                         }
                         data-testid="ps-instance"
                     >
-                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none"</option>
+                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none (Zeng needs only the link)"</option>
                         {move || {
                             let current = sc.with(|s| s.hardware.cluster.ps.instance.clone());
                             sc.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect::<Vec<_>>())
@@ -99,22 +90,38 @@ pub fn ClusterPanel() -> impl IntoView {
                     </select>
                     <FieldErrors errors=state.errors_at("hardware.cluster.ps.instance") />
                 </label>
+                <OptNumberField
+                    label="link per node [Gb/s]"
+                    value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.link_bytes_per_s.map(bytes_to_gbit_per_s)))
+                    on_set=Callback::new(move |v: Option<f64>| sc.update(|s| s.hardware.cluster.ps.link_bytes_per_s = v.map(gbit_per_s_to_bytes)))
+                    errors=state.errors_at("hardware.cluster.ps.link")
+                    testid="bandwidth-gbps"
+                    help="Empty: the PS instance's network bandwidth."
+                />
                 <NumberField
-                    label="PS nodes"
-                    integer=true
-                    value=Signal::derive(move || sc.with(|s| f64::from(s.hardware.cluster.ps.count)))
-                    on_set=Callback::new(move |v: f64| sc.update(|s| s.hardware.cluster.ps.count = v as u32))
-                    errors=state.errors_at("hardware.cluster.ps.count")
-                    testid="ps-count"
+                    label="start-up time per transfer [s]"
+                    value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.latency_s))
+                    on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.latency_s = v))
+                    errors=state.errors_at("hardware.cluster.ps.latency")
+                    testid="latency"
+                    help="Not in Zeng's model (0); the authors measured ≈0.5 s, which explains their 10 GbE error."
                 />
             </div>
-            <NumberField
-                label="largest worker count in the scaling charts"
-                integer=true
-                value=Signal::derive(move || sc.with(|s| f64::from(s.settings.zeng.sweep_max_workers)))
-                on_set=Callback::new(move |v: f64| sc.update(|s| s.settings.zeng.sweep_max_workers = v as u32))
-                errors=state.errors_at("settings.zeng.sweep_max_workers")
-            />
+            <div class="row">
+                {link_presets()
+                    .into_iter()
+                    .map(|(label, bytes)| view! {
+                        <button type="button" class="small secondary" on:click=move |_| sc.update(|s| s.hardware.cluster.ps.link_bytes_per_s = Some(bytes))>{label}</button>
+                    })
+                    .collect_view()}
+            </div>
+            <p class="hint" data-testid="ps-supply">{move || sc.with(|s| {
+                let ps = &s.hardware.cluster.ps;
+                match ps.total_bandwidth(&s.hardware.catalog) {
+                    Some(total) => format!("PS side supplies {} Gb/s in all.", bytes_to_gbit_per_s(total)),
+                    None => "No PS link yet: type one, or pick a PS instance with a network bandwidth.".into(),
+                }
+            })}</p>
         </section>
     }
 }

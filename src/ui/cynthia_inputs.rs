@@ -8,6 +8,8 @@ use super::expect_state;
 use super::fields::{FieldErrors, NumberField, OptNumberField};
 use super::files::read_upload;
 use crate::hardware::aws::cynthia_catalog;
+use crate::hardware::Pricing;
+use crate::models::cynthia::section::{self, CynthiaSettings};
 use crate::models::zeng::eval::network_figures;
 use crate::scenario::import::apply_loss_curve;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
@@ -227,10 +229,10 @@ pub fn CynthiaInputs() -> impl IntoView {
                     <OptNumberField label="budget [USD]" value=Signal::derive(move || sc.with(|s| s.goals.budget_usd)) on_set=Callback::new(move |v| sc.update(|s| s.goals.budget_usd = v)) errors=state.errors_at("goals.budget") testid="goal-budget" />
                 </div>
                 <div class="grid2">
-                    <NumberField label="exact search up to [workers]" integer=true value=Signal::derive(move || sc.with(|s| f64::from(s.settings.cynthia.max_workers))) on_set=Callback::new(move |v: f64| sc.update(|s| s.settings.cynthia.max_workers = v as u32)) errors=state.errors_at("settings.cynthia.max_workers") testid="max-workers" />
+                    <NumberField label="exact search up to [workers]" integer=true value=state.section_get(section::ID, |c: &CynthiaSettings| f64::from(c.max_workers)) on_set=state.section_set(section::ID, |c: &mut CynthiaSettings, v: f64| c.max_workers = v as u32) errors=state.errors_at("models.cynthia.max_workers") testid="max-workers" />
                     <label class="field check">
-                        <input type="checkbox" prop:checked=move || sc.with(|s| s.settings.cynthia.spot) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.settings.cynthia.spot = on) } data-testid="spot" />
-                        <span class="field-label">"price at spot rates"</span>
+                        <input type="checkbox" prop:checked=move || sc.with(|s| s.hardware.pricing == Pricing::Spot) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.hardware.pricing = if on { Pricing::Spot } else { Pricing::OnDemand }) } data-testid="spot" />
+                        <span class="field-label">"price at spot rates (every model's costs)"</span>
                     </label>
                 </div>
                 <FieldErrors errors=state.errors_at("workload.profile") />

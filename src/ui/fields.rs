@@ -181,3 +181,36 @@ pub fn OptNumberField(
         v.map(|v| format!("{v}")).unwrap_or_default()
     })
 }
+
+/// How many rows of a long list are on the page; lists grow on request so
+/// a 1,000-type catalog or a 4,000-group cluster never builds thousands of
+/// inputs in one go.
+pub const PAGE_ROWS: usize = 25;
+
+/// "show more" for a list whose first `limit` of `total` rows are shown.
+#[component]
+pub fn ShowMore(
+    /// Rows in all.
+    #[prop(into)]
+    total: Signal<usize>,
+    /// Rows on the page; the button raises it by `PAGE_ROWS`.
+    limit: RwSignal<usize>,
+    /// What the rows are, plural ("devices").
+    what: &'static str,
+    /// `data-testid` of the button.
+    #[prop(optional)]
+    testid: &'static str,
+) -> impl IntoView {
+    move || {
+        let (n, shown) = (total.get(), limit.get());
+        (n > shown).then(|| {
+            let more = (n - shown).min(PAGE_ROWS);
+            view! {
+                <button type="button" class="small secondary show-more" data-testid=testid
+                    on:click=move |_| limit.update(|l| *l += PAGE_ROWS)>
+                    {format!("show {more} more {what} ({shown} of {n} shown)")}
+                </button>
+            }
+        })
+    }
+}

@@ -51,3 +51,28 @@ pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String),
             .map_err(|e| format!("{name}: cannot be read ({e})")),
     )
 }
+
+/// A file name stem from a scenario title: lower-case words joined by `-`.
+pub fn file_stem(title: &str) -> String {
+    let s: String = title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("-");
+    if s.is_empty() {
+        "ddnn-planner".into()
+    } else {
+        s
+    }
+}

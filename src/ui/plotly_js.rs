@@ -57,6 +57,70 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
         .map_err(|e| describe(&e))
 }
 
+/// Draws small charts of the kinds the reports use off screen, twice
+/// each, then removes them: plotly's one-time set-up and its first, slow
+/// passes (~300 ms in all) happen while the page starts, not inside the
+/// first real chart drawn after an edit.
+pub async fn warm_up() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Ok(el), Some(body)) = (doc.create_element("div"), doc.body()) else {
+        return;
+    };
+    let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let _ = el.set_attribute(
+        "style",
+        "position:absolute;left:-10000px;top:0;width:480px;height:320px",
+    );
+    let _ = el.set_attribute("aria-hidden", "true");
+    if body.append_child(&el).is_err() {
+        return;
+    }
+    // The shapes the reports draw: a timeline (horizontal bars on a
+    // reversed category axis) and curves on a log axis with markers, each
+    // twice so the second pass also warms plotly's update path.
+    let figures = [
+        (
+            serde_json::json!([
+                { "type": "bar", "orientation": "h", "y": ["w1", "w2", "w1"], "x": [1, 2, 1], "base": [0, 1, 2], "name": "a", "textposition": "none", "hovertext": ["x", "y", "z"], "hoverinfo": "text" },
+                { "type": "bar", "orientation": "h", "y": ["w2"], "x": [1], "base": [3], "name": "b", "textposition": "none" },
+            ]),
+            serde_json::json!({
+                "title": { "text": "warm-up" }, "height": 240, "width": 480, "barmode": "overlay",
+                "xaxis": { "title": { "text": "t [s]" } },
+                "yaxis": { "type": "category", "autorange": "reversed" },
+                "shapes": [{ "type": "line", "xref": "x", "yref": "paper", "x0": 2, "x1": 2, "y0": 0, "y1": 1 }],
+                "annotations": [{ "x": 2, "xref": "x", "y": 1, "yref": "paper", "text": "T", "showarrow": false }],
+            }),
+        ),
+        (
+            serde_json::json!([
+                { "type": "scatter", "mode": "lines+markers", "x": [0.1, 1, 10, 100], "y": [4, 3, 2, 1], "name": "a", "marker": { "size": 7 } },
+                { "type": "scatter", "mode": "markers", "x": [1, 10], "y": [2, 3], "name": "b", "marker": { "symbol": ["circle", "circle-open"] } },
+            ]),
+            serde_json::json!({
+                "title": { "text": "warm-up" }, "height": 240, "width": 480,
+                "xaxis": { "type": "log", "title": { "text": "b [Gb/s]" } }, "yaxis": { "title": { "text": "y [s]" } },
+                "shapes": [{ "type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 2, "y1": 2 }],
+            }),
+        ),
+    ];
+    let config = js(&serde_json::json!({ "responsive": true, "displaylogo": false }));
+    for (data, layout) in &figures {
+        for _ in 0..2 {
+            if let Ok(p) = plotly_react(&el, &js(data), &js(layout), &config) {
+                let _ = JsFuture::from(p).await;
+            }
+        }
+        let _ = plotly_purge(&el);
+    }
+    let _ = plotly_purge(&el);
+    el.remove();
+}
+
 pub fn purge(el: &web_sys::HtmlElement) {
     let _ = plotly_purge(el);
 }

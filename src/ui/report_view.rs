@@ -8,6 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::chart::Chart;
+use super::fields::ShowMore;
 use super::state::ModelSlot;
 use crate::report::{plotly, Report, Table, Unit};
 
@@ -20,19 +21,35 @@ pub fn AllResults(
     hide_missing: bool,
 ) -> impl IntoView {
     let state = super::expect_state();
-    state
+    let panels = state
         .slots()
         .into_iter()
         .map(|entry| {
-            let shown = move || {
-                !hide_missing
-                    || entry
-                        .outcome
-                        .with(|o| !matches!(o, Err(u) if u.is_missing()))
-            };
+            let shown = move || !hide_missing || !entry.is_missing();
             view! { <Show when=shown><ModelResults entry=entry /></Show> }
         })
-        .collect_view()
+        .collect_view();
+    view! { <RuntimeStatus /> {panels} }
+}
+
+/// What the worker is computing, with a way to stop it. Shown only when a
+/// computation takes long enough to notice (CSS delay), so fast edits do
+/// not flicker.
+#[component]
+fn RuntimeStatus() -> impl IntoView {
+    let state = super::expect_state();
+    let name = |id: &str| crate::models::by_id(id).map_or("…", |m| m.name());
+    move || {
+        state.progress.get().map(|p| {
+            view! {
+                <div class="runtime-status" role="status" data-testid="runtime-status">
+                    <progress max=p.total.to_string() value=p.done.to_string()></progress>
+                    <span>"computing " {name(&p.model)} " (" {p.done + 1} " of " {p.total} ")…"</span>
+                    <button type="button" class="small secondary" on:click=move |_| state.cancel() data-testid="cancel">"Cancel"</button>
+                </div>
+            }
+        })
+    }
 }
 
 /// One model's section.
@@ -42,10 +59,13 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
     let id = slot.model.id();
     let stale = Memo::new(move |_| slot.stale_errors());
     let missing = Memo::new(move |_| match slot.outcome.get() {
-        Err(u) if u.is_missing() => u.errors().to_vec(),
+        Some(Err(u)) if u.is_missing() => u.errors().to_vec(),
         _ => Vec::new(),
     });
     let is_stale = move || !stale.with(Vec::is_empty);
+    let state = super::expect_state();
+    let pending = Memo::new(move |_| state.pending(&slot));
+    let cancelled = move || pending.get() && state.cancelled.get() == Some(state.revision.get());
     // Charts stay mounted across edits, keyed by chart: plotly then
     // updates the same drawing instead of building a new one.
     let chart_keys = Memo::new(move |_| {
@@ -59,10 +79,21 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
         <section
             class="panel model-results"
             class:stale-result=is_stale
+            class:pending-result=move || pending.get()
+            aria-busy=move || pending.get().to_string()
             aria-label=format!("{} results", slot.model.name())
             data-testid=format!("results-{id}")
         >
             <h2>{slot.model.name()} <span class="hint">" — " {slot.model.about()}</span></h2>
+            <Show when=move || pending.get() && !cancelled()>
+                <p class="pending-note" data-testid=format!("{id}-pending")>"updating… the figures below are from the previous inputs"</p>
+            </Show>
+            <Show when=cancelled>
+                <div class="stale" role="status" data-testid=format!("{id}-cancelled")>
+                    <strong>"Computation cancelled."</strong>
+                    " These results are from earlier inputs; edit any field to compute again."
+                </div>
+            </Show>
             <Show when=is_stale>
                 <div class="stale" role="status" data-testid=format!("{id}-stale")>
                     <strong>"These results are from the last valid inputs."</strong>
@@ -174,6 +205,9 @@ fn ReportDetails(id: &'static str, report: Arc<Report>) -> impl IntoView {
     }
 }
 
+/// Rows of a report table on the page at first (the exports have all).
+const TABLE_ROWS: usize = 50;
+
 #[component]
 fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
     let head = table
@@ -185,24 +219,30 @@ fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
         })
         .collect_view();
     let units: Vec<Unit> = table.columns.iter().map(|c| c.unit).collect();
-    let rows = table
-        .rows
-        .iter()
-        .map(|row| {
-            let cells = row
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let unit = units.get(i).copied().unwrap_or_default();
-                    let text = v.display_in(unit);
-                    let class = if unit == Unit::None { "" } else { "num" };
-                    let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
-                    view! { <td class=class title=title>{text}</td> }
+    let total = table.rows.len();
+    let limit = RwSignal::new(TABLE_ROWS);
+    let all_rows = StoredValue::new(table.rows.clone());
+    let rows = move || {
+        all_rows.with_value(|rows| {
+            rows.iter()
+                .take(limit.get())
+                .map(|row| {
+                    let cells = row
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            let unit = units.get(i).copied().unwrap_or_default();
+                            let text = v.display_in(unit);
+                            let class = if unit == Unit::None { "" } else { "num" };
+                            let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
+                            view! { <td class=class title=title>{text}</td> }
+                        })
+                        .collect_view();
+                    view! { <tr>{cells}</tr> }
                 })
-                .collect_view();
-            view! { <tr>{cells}</tr> }
+                .collect_view()
         })
-        .collect_view();
+    };
     let caption =
         (!table.caption.is_empty()).then(|| view! { <p class="hint">{table.caption.clone()}</p> });
     view! {
@@ -214,6 +254,7 @@ fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            <ShowMore total=Signal::derive(move || total) limit=limit what="rows" />
             {caption}
         </details>
     }

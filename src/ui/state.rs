@@ -5,36 +5,53 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::models::{evaluate, Model, Unavailable, MODELS};
+use super::files::{download_text, file_stem};
+use super::runtime::Runtime;
+use crate::models::{Model, Unavailable, MODELS};
 use crate::report::Report;
-use crate::scenario::codec::{decode_fragment, encode_fragment};
+use crate::runtime::{ExportFormat, FromWorker};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::scenario::codec::read_fragment;
 use crate::scenario::{FieldError, Scenario};
+
+/// What upgrading an older link changed, for the banner.
+pub fn upgrade_banner(notes: &[String]) -> Option<String> {
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
 
 /// One registry model on the page.
 #[derive(Clone, Copy)]
 pub struct ModelSlot {
     pub model: &'static dyn Model,
-    /// The report of the current scenario, or why there is none.
-    pub outcome: Memo<Result<Arc<Report>, Arc<Unavailable>>>,
+    /// The newest outcome the runtime delivered (`None` before the first).
+    pub outcome: RwSignal<Option<Outcome>>,
+    /// The request `outcome` answers; older than `AppState::revision`
+    /// while the newest edit is being computed.
+    pub computed: RwSignal<u64>,
     /// The newest report that succeeded; stays on screen, marked, while
-    /// the inputs are invalid, and is cleared when inputs go missing.
+    /// the inputs are invalid or being computed, and is cleared when
+    /// inputs go missing.
     pub last_good: RwSignal<Option<Arc<Report>>>,
 }
 
+/// A model's report, or why there is none, as the page holds it.
+pub type Outcome = Result<Arc<Report>, Arc<Unavailable>>;
+
 impl ModelSlot {
-    fn new(model: &'static dyn Model, scenario: RwSignal<Scenario>) -> Self {
-        let outcome = Memo::new(move |_| {
-            scenario.with(|s| evaluate(model, s).map(Arc::new).map_err(Arc::new))
-        });
+    fn new(model: &'static dyn Model) -> Self {
+        let outcome = RwSignal::new(None::<Outcome>);
         let last_good = RwSignal::new(None);
         Effect::new(move |_| match outcome.get() {
-            Ok(r) => last_good.set(Some(r)),
-            Err(u) if u.is_missing() => last_good.set(None),
-            Err(_) => {}
+            Some(Ok(r)) => last_good.set(Some(r)),
+            Some(Err(u)) if u.is_missing() => last_good.set(None),
+            _ => {}
         });
         ModelSlot {
             model,
             outcome,
+            computed: RwSignal::new(0),
             last_good,
         }
     }
@@ -42,10 +59,25 @@ impl ModelSlot {
     /// The messages that make the shown report stale (empty when current).
     pub fn stale_errors(&self) -> Vec<FieldError> {
         match self.outcome.get() {
-            Err(u) if !u.is_missing() => u.errors().to_vec(),
+            Some(Err(u)) if !u.is_missing() => u.errors().to_vec(),
             _ => Vec::new(),
         }
     }
+
+    /// Whether the inputs this model's missing (None while unknown).
+    pub fn is_missing(&self) -> bool {
+        self.outcome
+            .with(|o| matches!(o, Some(Err(u)) if u.is_missing()))
+    }
+}
+
+/// What the runtime is computing, for the progress line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub id: u64,
+    pub model: String,
+    pub done: usize,
+    pub total: usize,
 }
 
 /// Shared through context; every panel reads narrow slices of it.
@@ -58,46 +90,178 @@ pub struct AppState {
     pub banner: RwSignal<Option<String>>,
     /// Every validation message of the current scenario.
     pub validation: Memo<Vec<FieldError>>,
+    /// The newest request sent to the runtime (one per edit).
+    pub revision: RwSignal<u64>,
+    /// The model being computed, while a request runs.
+    pub progress: RwSignal<Option<Progress>>,
+    /// The request the user cancelled, if the newest one.
+    pub cancelled: RwSignal<Option<u64>>,
+    /// The last results export: the file name, or why there is none.
+    pub export_status: RwSignal<Option<Result<String, String>>>,
+    /// The newest share fragment the worker made, and its request.
+    pub link: RwSignal<Option<(u64, Result<String, String>)>>,
+    keep_address_until: StoredValue<u64>,
+    link_too_large: StoredValue<bool>,
+    runtime: StoredValue<Option<Runtime>, LocalStorage>,
 }
 
 impl AppState {
     pub fn new() -> Self {
-        let (initial, banner) = match read_hash() {
-            None => (Scenario::example(), None),
-            Some(frag) => match decode_fragment(&frag) {
-                Ok(s) => (s, None),
+        let (initial, banner, kept) = match read_hash() {
+            None => (Scenario::example(), None, false),
+            Some(frag) => match read_fragment(&frag) {
+                Ok(l) => (l.scenario, upgrade_banner(&l.notes), false),
                 Err(e) => (
                     Scenario::example(),
-                    Some(format!("The link's scenario could not be opened: {e}. Showing the built-in example instead.")),
+                    Some(format!("The link's scenario could not be opened: {e}. Showing the built-in example; the address bar keeps the link until you edit.")),
+                    true,
                 ),
             },
         };
         let scenario = RwSignal::new(initial);
-        let models = MODELS
-            .iter()
-            .map(|&m| ModelSlot::new(m, scenario))
-            .collect();
+        let models: Vec<ModelSlot> = MODELS.iter().map(|&m| ModelSlot::new(m)).collect();
         let state = AppState {
             scenario,
             models: StoredValue::new(models),
             banner: RwSignal::new(banner),
             validation: Memo::new(move |_| scenario.with(Scenario::validate)),
+            revision: RwSignal::new(0),
+            progress: RwSignal::new(None),
+            cancelled: RwSignal::new(None),
+            link: RwSignal::new(None),
+            export_status: RwSignal::new(None),
+            keep_address_until: StoredValue::new(0),
+            link_too_large: StoredValue::new(false),
+            runtime: StoredValue::new_local(None),
         };
-        state.sync_url();
+        state.sync_url(kept);
+        state.start_runtime();
         state
+    }
+
+    /// Starts the worker and sends it every edit.
+    fn start_runtime(&self) {
+        let state = *self;
+        let rt = Runtime::start(move |msg| state.receive(msg));
+        self.runtime.set_value(Some(rt));
+        Effect::new(move |_| {
+            let rev = state.revision.get_untracked() + 1;
+            state.scenario.with(|s| {
+                state.runtime.with_value(|rt| {
+                    if let Some(rt) = rt {
+                        rt.submit(rev, s);
+                    }
+                })
+            });
+            state.revision.set(rev);
+        });
+    }
+
+    /// One answer of the runtime.
+    fn receive(&self, msg: FromWorker) {
+        match msg {
+            FromWorker::Progress {
+                id,
+                model,
+                done,
+                total,
+            } => self.progress.set(Some(Progress {
+                id,
+                model,
+                done,
+                total,
+            })),
+            FromWorker::Result {
+                id, model, outcome, ..
+            } => {
+                let Some(slot) = self.slots().into_iter().find(|s| s.model.id() == model) else {
+                    return;
+                };
+                if id < slot.computed.get_untracked() {
+                    return;
+                }
+                let outcome = outcome.into_result().map(Arc::new).map_err(Arc::new);
+                slot.computed.set(id);
+                slot.outcome.set(Some(outcome));
+            }
+            FromWorker::Done { id } => {
+                if self
+                    .progress
+                    .with_untracked(|p| p.as_ref().is_some_and(|p| p.id <= id))
+                {
+                    self.progress.set(None);
+                }
+            }
+            FromWorker::Link { id, fragment } => self.apply_link(id, fragment),
+            FromWorker::Export { format, text, .. } => {
+                let name = self.scenario.with_untracked(|s| file_stem(&s.title));
+                let (file, mime) = match format {
+                    ExportFormat::Csv => (format!("{name}.results.csv"), "text/csv"),
+                    ExportFormat::Json => (format!("{name}.results.json"), "application/json"),
+                };
+                let outcome = text.and_then(|t| download_text(&file, mime, &t).map(|()| file));
+                self.export_status.set(Some(outcome));
+            }
+            FromWorker::Ready | FromWorker::Failed { .. } => {}
+        }
+    }
+
+    /// Whether `slot` shows results of older inputs than the newest edit.
+    pub fn pending(&self, slot: &ModelSlot) -> bool {
+        slot.computed.get() < self.revision.get()
+    }
+
+    /// Asks the worker for every model's whole results as a file (the page
+    /// holds long tables cut); `export_status` says how it went.
+    pub fn export(&self, format: ExportFormat) {
+        let id = self.revision.get_untracked();
+        self.runtime.with_value(|rt| {
+            if let Some(rt) = rt {
+                rt.export(id, format);
+            }
+        });
+    }
+
+    /// Stops the running computation; results stay, marked as older.
+    pub fn cancel(&self) {
+        self.runtime.with_value(|rt| {
+            if let Some(rt) = rt {
+                rt.cancel();
+            }
+        });
+        self.progress.set(None);
+        self.cancelled.set(Some(self.revision.get_untracked()));
+    }
+
+    /// A field of model `id`'s own section, for an input.
+    pub fn section_get<T, V>(&self, id: &'static str, get: fn(&T) -> V) -> Signal<V>
+    where
+        T: DeserializeOwned + Default + 'static,
+        V: Clone + Send + Sync + 'static,
+    {
+        let sc = self.scenario;
+        Signal::derive(move || sc.with(|s| get(&s.section::<T>(id).unwrap_or_default())))
+    }
+
+    /// Writes a field of model `id`'s own section.
+    pub fn section_set<T, V>(&self, id: &'static str, set: fn(&mut T, V)) -> Callback<V>
+    where
+        T: DeserializeOwned + Serialize + Default + 'static,
+        V: 'static,
+    {
+        let sc = self.scenario;
+        Callback::new(move |v| {
+            sc.update(|s| {
+                let mut section: T = s.section(id).unwrap_or_default();
+                set(&mut section, v);
+                s.set_section(id, &section);
+            })
+        })
     }
 
     /// Every slot, in registry order.
     pub fn slots(&self) -> Vec<ModelSlot> {
         self.models.get_value()
-    }
-
-    /// The last good reports of every model, for exports.
-    pub fn reports(&self) -> Vec<Arc<Report>> {
-        self.slots()
-            .iter()
-            .filter_map(|s| s.last_good.get_untracked())
-            .collect()
     }
 
     /// Validation messages whose field path starts with `prefix`, from the
@@ -118,7 +282,7 @@ impl AppState {
         // Some problems only show when a model runs (a loss goal the
         // curve never reaches): name them at their field too.
         for slot in self.slots() {
-            if let Err(u) = slot.outcome.get() {
+            if let Some(Err(u)) = slot.outcome.get() {
                 if u.is_missing() {
                     continue;
                 }
@@ -133,33 +297,69 @@ impl AppState {
     }
 
     /// Writes the fragment after every change (replaceState: typing must
-    /// not fill the back button) and reads it back on `hashchange`.
-    fn sync_url(&self) {
-        let scenario = self.scenario;
-        let banner = self.banner;
-        Effect::new(move |_| {
-            let frag = scenario.with(encode_fragment);
-            if read_hash().as_deref() != Some(frag.as_str()) {
-                replace_hash(&frag);
-            }
-        });
+    /// not fill the back button) and reads it back on `hashchange`. With
+    /// `kept`, the address bar holds a link this page could not open (a
+    /// newer version, a damaged copy): it stays until the user edits.
+    fn sync_url(&self, kept: bool) {
+        // Request 1 is the page's start; a link it could not open stays in
+        // the address bar until an edit makes request 2.
+        self.keep_address_until.set_value(u64::from(kept));
+        let state = *self;
         let handle = window_event_listener(leptos::ev::hashchange, move |_| {
             let Some(frag) = read_hash() else { return };
-            if scenario.with_untracked(|s| encode_fragment(s) == frag) {
+            if state.current_link().as_deref() == Some(frag.as_str()) {
                 return;
             }
-            match decode_fragment(&frag) {
-                Ok(s) => {
-                    banner.set(None);
-                    scenario.set(s);
+            match read_fragment(&frag) {
+                Ok(l) => {
+                    state.banner.set(upgrade_banner(&l.notes));
+                    state.scenario.set(l.scenario);
                 }
-                Err(e) => banner.set(Some(format!(
+                Err(e) => state.banner.set(Some(format!(
                     "The link's scenario could not be opened: {e}. The last good scenario is kept."
                 ))),
             }
         });
         // The listener lives as long as the page.
         std::mem::forget(handle);
+    }
+
+    /// The share fragment of the current scenario, once the worker made it.
+    pub fn current_link(&self) -> Option<String> {
+        let rev = self.revision.get_untracked();
+        self.link.with_untracked(|l| match l {
+            Some((id, Ok(f))) if *id == rev => Some(f.clone()),
+            _ => None,
+        })
+    }
+
+    /// Writes the newest fragment to the address bar (replaceState: typing
+    /// must not fill the back button), or says why there is none.
+    fn apply_link(&self, id: u64, fragment: Result<String, String>) {
+        if id != self.revision.get_untracked() {
+            return;
+        }
+        self.link.set(Some((id, fragment.clone())));
+        if id <= self.keep_address_until.get_value() {
+            return;
+        }
+        match fragment {
+            Ok(frag) => {
+                if self.link_too_large.get_value() {
+                    self.link_too_large.set_value(false);
+                    self.banner.set(None);
+                }
+                if read_hash().as_deref() != Some(frag.as_str()) {
+                    replace_hash(&frag);
+                }
+            }
+            Err(e) => {
+                self.link_too_large.set_value(true);
+                self.banner.set(Some(format!(
+                    "This scenario is too large for a link ({e}); the address bar keeps the last one that fits. Use “Export scenario JSON” to share it."
+                )));
+            }
+        }
     }
 
     /// Replaces the scenario from an import, keeping the old one on error.
@@ -207,10 +407,14 @@ pub fn is_embed() -> bool {
 
 /// The current page address with the scenario fragment.
 pub fn share_url(embed: bool) -> String {
+    page_url(embed, &read_hash().unwrap_or_default())
+}
+
+/// This page's address with `frag` (and `?embed=1` for the embed view).
+pub fn page_url(embed: bool, frag: &str) -> String {
     let loc = window().location();
     let origin = loc.origin().unwrap_or_default();
     let path = loc.pathname().unwrap_or_default();
-    let frag = read_hash().unwrap_or_default();
     format!(
         "{origin}{path}{}#{frag}",
         if embed { "?embed=1" } else { "" }

@@ -4,10 +4,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::expect_state;
+use super::files::file_stem;
 use super::files::{download_text, read_upload};
-use super::state::share_url;
-use crate::report::csv::csv;
-use crate::report::Report;
+use super::state::{page_url, upgrade_banner};
+use crate::runtime::ExportFormat;
+use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
@@ -39,8 +40,21 @@ pub fn Toolbar() -> impl IntoView {
 
     let show_link = move |embed: bool| {
         move |_| {
-            // Read after the URL effect has written the current fragment.
-            let url = share_url(embed);
+            // The current scenario, not the address bar: that may still hold
+            // a link this page could not open.
+            let made = state.current_link().map(Ok);
+            let url = match made
+                .unwrap_or_else(|| sc.with_untracked(encode_link).map_err(|e| e.to_string()))
+            {
+                Ok(frag) => page_url(embed, &frag),
+                Err(e) => {
+                    link.set(None);
+                    status.set(Some(format!(
+                        "no link: {e}. Use “Export scenario JSON” and share the file instead."
+                    )));
+                    return;
+                }
+            };
             let text = if embed {
                 format!("<iframe src=\"{url}\" width=\"900\" height=\"900\" style=\"border:0\" title=\"ddnn-planner\"></iframe>")
             } else {
@@ -65,32 +79,16 @@ pub fn Toolbar() -> impl IntoView {
             status.set(Some(e));
         }
     };
-    // Results of every model with a report, as the CLI prints them.
-    let export_results = move |json: bool| {
-        move |_| {
-            let reports: Vec<Report> = state.reports().iter().map(|r| (**r).clone()).collect();
-            if reports.is_empty() {
-                status.set(Some("no valid result to export yet".into()));
-                return;
-            }
-            let name = sc.with_untracked(|s| file_stem(&s.title));
-            let (file, mime, text) = if json {
-                let text = serde_json::to_string_pretty(&reports).unwrap_or_default();
-                (format!("{name}.results.json"), "application/json", text)
-            } else {
-                (format!("{name}.results.csv"), "text/csv", csv(&reports))
-            };
-            if let Err(e) = download_text(&file, mime, &text) {
-                status.set(Some(e));
-            }
-        }
-    };
+    // Results of every model with a report, as the CLI prints them: the
+    // worker holds the whole tables and writes the file.
+    let export_results = move |format: ExportFormat| move |_| state.export(format);
     let import_json = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             match read_upload(&ev).await {
-                Some(Ok((name, text))) => match Scenario::from_json(&text) {
-                    Ok(s) => {
-                        state.load(s);
+                Some(Ok((name, text))) => match Scenario::read_json(&text) {
+                    Ok(l) => {
+                        state.load(l.scenario);
+                        state.banner.set(upgrade_banner(&l.notes));
                         status.set(Some(format!("{name}: scenario loaded")));
                     }
                     Err(e) => state
@@ -124,9 +122,10 @@ pub fn Toolbar() -> impl IntoView {
                 "Import scenario JSON"
                 <input type="file" accept=".json,application/json" class="hidden-file" on:change=import_json data-testid="import-json" />
             </label>
-            <button type="button" class="secondary" on:click=export_results(false) data-testid="export-csv">"Results CSV"</button>
-            <button type="button" class="secondary" on:click=export_results(true) data-testid="export-results-json">"Results JSON"</button>
+            <button type="button" class="secondary" on:click=export_results(ExportFormat::Csv) data-testid="export-csv">"Results CSV"</button>
+            <button type="button" class="secondary" on:click=export_results(ExportFormat::Json) data-testid="export-results-json">"Results JSON"</button>
             {move || status.get().map(|s| view! { <span class="status" role="status">{s}</span> })}
+            {move || state.export_status.get().and_then(|r| r.err()).map(|e| view! { <span class="status" role="status" data-testid="export-error">{e}</span> })}
             {move || link.get().map(|l| view! {
                 <input class="share-url" type="text" readonly prop:value=l data-testid="share-url" on:focus=move |ev| {
                     use wasm_bindgen::JsCast;
@@ -134,30 +133,5 @@ pub fn Toolbar() -> impl IntoView {
                 } />
             })}
         </nav>
-    }
-}
-
-/// A file name from a scenario title.
-fn file_stem(title: &str) -> String {
-    let s: String = title
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let s = s
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .take(6)
-        .collect::<Vec<_>>()
-        .join("-");
-    if s.is_empty() {
-        "ddnn-planner".into()
-    } else {
-        s
     }
 }

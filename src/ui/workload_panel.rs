@@ -159,13 +159,6 @@ pub fn WorkloadPanel() -> impl IntoView {
                     on_set=set_net(|n, v| n.extra_forward_flop_per_sample = v)
                     help="Eq. 4 leaves activations out; the authors add 83 per output element for AlexNet only."
                 />
-                <NumberField
-                    label="backward FLOP per weight (Eq. 22)"
-                    value=Signal::derive(move || sc.with(|s| s.settings.zeng.flops_per_weight))
-                    on_set=Callback::new(move |v| sc.update(|s| s.settings.zeng.flops_per_weight = v))
-                    errors=state.errors_at("settings.zeng.flops_per_weight")
-                    help="Table 1 uses 85 (Eq. 23-26 with i = 19). Backward is not multiplied by the batch size (Eq. 27)."
-                />
             </div>
             <LayerTable net=net />
         </section>

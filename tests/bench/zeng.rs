@@ -7,6 +7,7 @@ mod timing;
 use std::hint::black_box;
 
 use ddnn_planner::models::zeng::evaluate_zeng;
+use ddnn_planner::models::zeng::section::ZengSettings;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::{Layer, Network};
@@ -56,7 +57,13 @@ fn main() {
             black_box(evaluate_zeng(black_box(&s)).ok());
         },
     );
-    s.settings.zeng.sweep_max_workers = 256;
+    s.set_section(
+        "zeng",
+        &ZengSettings {
+            sweep_max_workers: 256,
+            ..ZengSettings::default()
+        },
+    );
     time(
         "evaluate_zeng, 200-layer table, sweeps to 256 workers",
         20,
@@ -64,7 +71,13 @@ fn main() {
             black_box(evaluate_zeng(black_box(&s)).ok());
         },
     );
-    s.settings.zeng.sweep_max_workers = 16;
+    s.set_section(
+        "zeng",
+        &ZengSettings {
+            sweep_max_workers: 16,
+            ..ZengSettings::default()
+        },
+    );
     let frag = encode_fragment(&s);
     println!(
         "share fragment of the 200-layer scenario: {} characters",

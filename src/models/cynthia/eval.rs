@@ -8,7 +8,7 @@ use super::{
     algorithm1, cost_curves, exact, iteration, run, saturation, ClusterSpec, CostCurve,
     ExactResult, Goals, Group, InstanceType, IterationTime, PaperResult, Run, Saturation,
 };
-use crate::hardware::Instance;
+use crate::hardware::{Instance, Pricing};
 use crate::scenario::{FieldError, Scenario};
 use crate::workload::profile::SyncMode;
 
@@ -50,22 +50,21 @@ fn err(field: &str, message: impl Into<String>) -> FieldError {
 }
 
 /// Reads an instance type, naming what is missing.
-pub fn instance_type(inst: &Instance, spot: bool) -> Result<InstanceType, String> {
+pub fn instance_type(inst: &Instance, pricing: Pricing) -> Result<InstanceType, String> {
     let mut missing = Vec::new();
-    let c = inst.processor.as_ref().map(|p| p.flops());
+    let c = inst.flops();
     if c.is_none() {
-        missing.push("CPU capability");
+        missing.push("rate (FLOP/s)");
     }
     if inst.network_bytes_per_s.is_none() {
         missing.push("network bandwidth");
     }
-    let price = if spot {
-        inst.spot_price_per_hour
-    } else {
-        inst.price_per_hour
-    };
+    let price = inst.price(pricing);
     if price.is_none() {
-        missing.push(if spot { "spot price" } else { "price per hour" });
+        missing.push(match pricing {
+            Pricing::Spot => "spot price",
+            Pricing::OnDemand => "price per hour",
+        });
     }
     match (c, inst.network_bytes_per_s, price) {
         (Some(c), Some(b), Some(p)) => Ok(InstanceType {
@@ -78,48 +77,54 @@ pub fn instance_type(inst: &Instance, spot: bool) -> Result<InstanceType, String
     }
 }
 
-/// Like `instance_type`, for prediction only: a missing price becomes 0.
-fn instance_for_prediction(inst: &Instance, spot: bool) -> Result<(InstanceType, bool), String> {
-    match instance_type(inst, spot) {
+/// Like `instance_type`, for prediction only: a missing price becomes 0,
+/// and `link` (the PS nodes' own link) replaces the network bandwidth.
+fn instance_for_prediction(
+    inst: &Instance,
+    pricing: Pricing,
+    link: Option<f64>,
+) -> Result<(InstanceType, bool), String> {
+    let probe = Instance {
+        network_bytes_per_s: link.or(inst.network_bytes_per_s),
+        ..inst.clone()
+    };
+    match instance_type(&probe, pricing) {
         Ok(t) => Ok((t, true)),
-        Err(e) => {
-            let c = inst.processor.as_ref().map(|p| p.flops());
-            match (c, inst.network_bytes_per_s) {
-                (Some(c), Some(b)) => Ok((
-                    InstanceType {
-                        name: inst.name.clone(),
-                        c_flops: c,
-                        b_bytes_per_s: b,
-                        price_per_hour: 0.0,
-                    },
-                    false,
-                )),
-                _ => Err(e),
-            }
-        }
+        Err(e) => match (inst.flops(), probe.network_bytes_per_s) {
+            (Some(c), Some(b)) => Ok((
+                InstanceType {
+                    name: inst.name.clone(),
+                    c_flops: c,
+                    b_bytes_per_s: b,
+                    price_per_hour: 0.0,
+                },
+                false,
+            )),
+            _ => Err(e),
+        },
     }
 }
 
 fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
-    let spot = s.settings.cynthia.spot;
+    let pricing = s.hardware.pricing;
     let ps = &s.hardware.cluster.ps;
     let Some(ps_name) = &ps.instance else {
         return Err("pick the PS instance type (Cluster panel) to predict this cluster".into());
     };
     let mut priced = true;
-    let mut lookup = |name: &str| -> Result<InstanceType, String> {
+    let mut lookup = |name: &str, link: Option<f64>| -> Result<InstanceType, String> {
         let inst = s
             .instance(name)
             .ok_or_else(|| format!("'{name}' is not in the catalog"))?;
-        let (t, has_price) = instance_for_prediction(inst, spot)?;
+        let (t, has_price) = instance_for_prediction(inst, pricing, link)?;
         priced &= has_price;
         Ok(t)
     };
-    let ps_kind = lookup(ps_name)?;
+    let ps_kind = lookup(ps_name, ps.link_bytes_per_s)?;
     let mut workers = Vec::new();
     for g in &s.hardware.cluster.workers {
         workers.push(Group {
-            kind: lookup(&g.instance)?,
+            kind: lookup(&g.instance, None)?,
             count: g.count,
         });
     }
@@ -153,11 +158,11 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
             "Cynthia needs a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
         )]);
     };
-    let spot = s.settings.cynthia.spot;
+    let pricing = s.hardware.pricing;
     let mut types = Vec::new();
     let mut skipped = Vec::new();
     for inst in &s.hardware.catalog {
-        match instance_type(inst, spot) {
+        match instance_type(inst, pricing) {
             Ok(t) => types.push(t),
             Err(e) => skipped.push(e),
         }
@@ -223,7 +228,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
             "a catalog instance with CPU capability, bandwidth and price",
         ));
     }
-    let max = s.settings.cynthia.max_workers;
+    let max = super::section::settings(s).max_workers;
     let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());
     if let (Some(l), Some(g), false) = (loss, goals.as_ref(), types.is_empty()) {
         let field = "goals.loss";

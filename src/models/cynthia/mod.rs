@@ -26,6 +26,7 @@ pub mod eval;
 pub mod loss_fit;
 mod model;
 pub mod report;
+pub mod section;
 
 pub use eval::{evaluate_cynthia, CynthiaEvaluation};
 pub use model::Cynthia;

@@ -3,9 +3,9 @@
 
 use super::eval::evaluate_validated;
 use super::report::build;
+use super::section;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
 pub struct Cynthia;
@@ -23,12 +23,12 @@ const NEEDS: [Need; 7] = [
     },
     Need {
         field: "hardware.catalog",
-        what: "instance types with CPU capability [FLOP/s], network [B/s] and price [USD/h]",
+        what: "instance types with a rate [FLOP/s] (typed, or from a clock-level description), network [B/s] and price [USD/h]",
         optional: false,
     },
     Need {
         field: "hardware.cluster",
-        what: "a cluster to predict: worker groups and the PS instance and count",
+        what: "a cluster to predict: worker groups, and the PS instance, count and (optionally) per-node link",
         optional: true,
     },
     Need {
@@ -37,13 +37,13 @@ const NEEDS: [Need; 7] = [
         optional: true,
     },
     Need {
-        field: "settings.cynthia.max_workers",
+        field: "models.cynthia.max_workers",
         what: "largest worker count of the exact search and cost curves",
         optional: true,
     },
     Need {
-        field: "settings.cynthia.spot",
-        what: "price plans at spot rather than on-demand prices",
+        field: "hardware.pricing",
+        what: "price plans at on-demand or spot prices",
         optional: true,
     },
 ];
@@ -77,22 +77,14 @@ impl Model for Cynthia {
             "hardware.cluster.workers",
             "hardware.cluster.ps.instance",
             "hardware.cluster.ps.count",
+            "hardware.cluster.ps.link",
+            "hardware.pricing",
             "goals.",
         ]
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        let c = &s.settings.cynthia;
-        if c.max_workers == 0 || c.max_workers > 256 {
-            return vec![err(
-                "settings.cynthia.max_workers",
-                format!(
-                    "the search limit must be 1-256 workers (got {})",
-                    c.max_workers
-                ),
-            )];
-        }
-        Vec::new()
+        section::validate(s)
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {

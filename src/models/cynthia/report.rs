@@ -261,6 +261,7 @@ fn given_cluster(s: &Scenario, e: &CynthiaEvaluation, c: &ClusterPrediction, r: 
             .source("this product's reading"),
         ]);
         r.tables.push(Table {
+            omitted_rows: 0,
             key: "asp-types".into(),
             title: "Heterogeneous ASP: each worker type's own iteration".into(),
             columns: vec![
@@ -492,6 +493,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
         row
     };
     r.tables.push(Table {
+        omitted_rows: 0,
         key: "plans".into(),
         title: "Plans".into(),
         columns: vec![
@@ -512,6 +514,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
 
     if !x.shortfalls.is_empty() {
         r.tables.push(Table {
+            omitted_rows: 0,
             key: "shortfalls".into(),
             title: if x.plan.is_none() {
                 "No plan meets the goals: what fails, per type".into()
@@ -538,6 +541,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
 
     if let Some(p) = &e.paper {
         r.tables.push(Table {
+            omitted_rows: 0,
             key: "algorithm1".into(),
             title: "Algorithm 1, type by type (Theorem 4.1 bounds)".into(),
             columns: vec![
@@ -596,6 +600,7 @@ fn cost_curve_table(curves: &[CostCurve]) -> Table {
         })
         .collect();
     Table {
+        omitted_rows: 0,
         key: "cost-curves".into(),
         title: "Cost curves: per type and worker count, the cheapest PS count meeting T_g (else the fastest)".into(),
         columns: vec![
@@ -670,6 +675,36 @@ fn iteration_chart(e: &CynthiaEvaluation) -> Option<Chart> {
     })
 }
 
+/// Most instance types a chart draws a line for: more stop being readable
+/// (and slow the page); the tables and the CSV keep every type.
+pub const CHART_MAX_TYPES: usize = 12;
+
+/// The types the charts draw: all, or the `CHART_MAX_TYPES` whose cheapest
+/// point costs least (ties: by name), and a title suffix saying so.
+fn charted(e: &CynthiaEvaluation) -> (Vec<&CostCurve>, String) {
+    let mut curves: Vec<&CostCurve> = e.curves.iter().collect();
+    if curves.len() <= CHART_MAX_TYPES {
+        return (curves, String::new());
+    }
+    let cheapest = |c: &CostCurve| {
+        c.points
+            .iter()
+            .map(|p| p.run.cost_usd)
+            .fold(f64::INFINITY, f64::min)
+    };
+    curves.sort_by(|a, b| {
+        cheapest(a)
+            .total_cmp(&cheapest(b))
+            .then_with(|| a.instance.cmp(&b.instance))
+    });
+    curves.truncate(CHART_MAX_TYPES);
+    let note = format!(
+        " — the {CHART_MAX_TYPES} cheapest of {} types",
+        crate::report::fmt_count(e.curves.len() as f64)
+    );
+    (curves, note)
+}
+
 /// One line per type of `metric` vs workers, points that miss a goal
 /// hollow, and the cheapest plan highlighted.
 fn per_type_chart(
@@ -680,9 +715,9 @@ fn per_type_chart(
     metric: fn(&Run) -> f64,
     marker: Option<Marker>,
 ) -> Chart {
-    let mut series: Vec<Series> = e
-        .curves
-        .iter()
+    let (curves, note) = charted(e);
+    let mut series: Vec<Series> = curves
+        .into_iter()
         .map(|c| {
             let x = c.points.iter().map(|p| f64::from(p.run.n_wk)).collect();
             let yv = c.points.iter().map(|p| metric(&p.run)).collect();
@@ -731,7 +766,7 @@ fn per_type_chart(
     }
     Chart {
         key: key.into(),
-        title: title.into(),
+        title: format!("{title}{note}"),
         x: Axis::new(CURVE_X, Unit::Count),
         y,
         y2: None,
@@ -771,15 +806,15 @@ fn time_chart(e: &CynthiaEvaluation) -> Chart {
 }
 
 fn utilisation_chart(e: &CynthiaEvaluation) -> Chart {
+    let (curves, note) = charted(e);
     Chart {
         key: "utilisation".into(),
-        title: "Worker utilisation u with one PS: where the PS saturates".into(),
+        title: format!("Worker utilisation u with one PS: where the PS saturates{note}"),
         x: Axis::new("workers", Unit::Count),
         y: Axis::new("utilisation u", Unit::Percent).from_zero(),
         y2: None,
-        series: e
-            .curves
-            .iter()
+        series: curves
+            .into_iter()
             .map(|c| {
                 let x = (1..=c.u_one_ps.len()).map(|n| n as f64).collect();
                 Series::xy(c.instance.clone(), Style::Line, x, c.u_one_ps.clone())

@@ -25,6 +25,7 @@
 pub mod eval;
 mod model;
 pub mod report;
+pub mod section;
 
 pub use eval::{evaluate_zeng, ZengEvaluation};
 pub use model::Zeng;

@@ -3,9 +3,9 @@
 
 use super::eval::evaluate_validated;
 use super::report::build;
+use super::section;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
 pub struct Zeng;
@@ -22,17 +22,17 @@ const NEEDS: [Need; 5] = [
         optional: false,
     },
     Need {
-        field: "hardware.cluster.ps.bandwidth",
-        what: "the PS link bandwidth [Gb/s] and optional per-transfer latency [s]",
+        field: "hardware.cluster.ps.link",
+        what: "the PS link: count × per-node bandwidth [Gb/s] (typed, or the PS instance's network) and optional per-transfer latency [s]",
         optional: false,
     },
     Need {
-        field: "settings.zeng.flops_per_weight",
+        field: "models.zeng.flops_per_weight",
         what: "backward FLOP per weight (Table 1 uses 85)",
         optional: true,
     },
     Need {
-        field: "settings.zeng.sweep_max_workers",
+        field: "models.zeng.sweep_max_workers",
         what: "largest worker count in the scaling charts",
         optional: true,
     },
@@ -64,33 +64,12 @@ impl Model for Zeng {
             "workload.network",
             "hardware.catalog",
             "hardware.cluster.workers",
-            "hardware.cluster.ps.bandwidth",
-            "hardware.cluster.ps.latency",
+            "hardware.cluster.ps",
         ]
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        let mut errs = Vec::new();
-        let z = &s.settings.zeng;
-        if !(z.flops_per_weight.is_finite() && z.flops_per_weight >= 0.0) {
-            errs.push(err(
-                "settings.zeng.flops_per_weight",
-                format!(
-                    "backward FLOP per weight must be ≥ 0 (got {})",
-                    z.flops_per_weight
-                ),
-            ));
-        }
-        if z.sweep_max_workers == 0 || z.sweep_max_workers > 256 {
-            errs.push(err(
-                "settings.zeng.sweep_max_workers",
-                format!(
-                    "chart range must be 1-256 workers (got {})",
-                    z.sweep_max_workers
-                ),
-            ));
-        }
-        errs
+        section::validate(s)
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
@@ -98,6 +77,13 @@ impl Model for Zeng {
             return Err(Unavailable::missing(
                 "hardware.cluster.workers",
                 "the cluster has no workers: add a worker group",
+            ));
+        }
+        let ps = &s.hardware.cluster.ps;
+        if ps.total_bandwidth(&s.hardware.catalog).is_none() {
+            return Err(Unavailable::missing(
+                "hardware.cluster.ps.link",
+                "the PS link: type its bandwidth, or pick a PS instance that has a network bandwidth",
             ));
         }
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;

@@ -203,6 +203,7 @@ fn worker_name(e: &ZengEvaluation, i: usize) -> String {
 
 fn workers_table(e: &ZengEvaluation) -> Table {
     Table {
+        omitted_rows: 0,
         key: "workers".into(),
         title: "Workers, in push order".into(),
         columns: vec![
@@ -240,6 +241,7 @@ fn workers_table(e: &ZengEvaluation) -> Table {
 
 fn timeline_table(e: &ZengEvaluation) -> Table {
     Table {
+        omitted_rows: 0,
         key: "timeline".into(),
         title: "Timeline segments".into(),
         columns: vec![
@@ -265,12 +267,32 @@ fn timeline_table(e: &ZengEvaluation) -> Table {
     }
 }
 
-/// The push queue as a Gantt chart: one row per worker, in push order.
+/// Most workers the timeline draws: a row per worker stops being readable
+/// (and plotly slows) well before the 4,096 a cluster may have.
+pub const TIMELINE_MAX_ROWS: usize = 32;
+
+/// The push queue as a Gantt chart: one row per worker, in push order
+/// (the first `TIMELINE_MAX_ROWS` workers to appear).
 fn timeline_chart(e: &ZengEvaluation) -> Chart {
+    let mut shown: Vec<usize> = Vec::new();
+    for g in &e.queue.segments {
+        if !shown.contains(&g.worker) {
+            if shown.len() == TIMELINE_MAX_ROWS {
+                break;
+            }
+            shown.push(g.worker);
+        }
+    }
+    let all = e.queue.workers.len();
     let series = KINDS
         .iter()
         .filter_map(|&(kind, color)| {
-            let segs: Vec<_> = e.queue.segments.iter().filter(|g| g.kind == kind).collect();
+            let segs: Vec<_> = e
+                .queue
+                .segments
+                .iter()
+                .filter(|g| g.kind == kind && shown.contains(&g.worker))
+                .collect();
             if segs.is_empty() {
                 return None;
             }
@@ -303,10 +325,19 @@ fn timeline_chart(e: &ZengEvaluation) -> Chart {
     let end = e.queue.iteration_s;
     Chart {
         key: "timeline".into(),
-        title: format!(
-            "One iteration: {} s (push queue, Algorithm 1/2)",
-            fmt_sig(end)
-        ),
+        title: if all > shown.len() {
+            format!(
+                "One iteration: {} s (push queue, Algorithm 1/2) — the first {} of {} workers; all in the segments table",
+                fmt_sig(end),
+                shown.len(),
+                crate::report::fmt_count(all as f64)
+            )
+        } else {
+            format!(
+                "One iteration: {} s (push queue, Algorithm 1/2)",
+                fmt_sig(end)
+            )
+        },
         x: Axis::new("time since iteration start", Unit::Seconds).from_zero(),
         y: Axis::new("worker", Unit::None),
         y2: None,

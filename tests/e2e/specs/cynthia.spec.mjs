@@ -83,7 +83,7 @@ export async function run(ctx) {
   const devices = await page.locator(ID('device-name')).count();
   await page.locator(ID('catalog-upload')).setInputFiles({ name: 'cat.json', mimeType: 'application/json', buffer: Buffer.from('[{"name": "x", "price_per_hour": -3}]') });
   await page.locator(ID('catalog-error')).waitFor();
-  assert.match(await page.locator(ID('catalog-error')).textContent(), /cat\.json: instance 1 \(x\): price per hour must be ≥ 0/);
+  assert.match(await page.locator(ID('catalog-error')).textContent(), /cat\.json: instance 1: x: price per hour must be ≥ 0 and at most 1,000,000 USD\/h \(got -3\)/);
   assert.equal(await page.locator(ID('device-name')).count(), devices);
 
   // The shared link reproduces the plan in a fresh page.

@@ -21,7 +21,7 @@ export async function run(ctx) {
   const json = await download(page, 'export-json');
   assert.match(json.name, /\.scenario\.json$/);
   const doc = JSON.parse(json.text);
-  assert.equal(doc.version, 1);
+  assert.equal(doc.version, 2);
   assert.equal(doc.hardware.cluster.workers.length, 2);
 
   const csv = await download(page, 'export-csv');
@@ -45,7 +45,7 @@ export async function run(ctx) {
   assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');
 
   // Import the exported document with a 10 GbE link: Table 7's 2.94 s.
-  doc.hardware.cluster.ps.bandwidth_bytes_per_s = 1.25e9;
+  doc.hardware.cluster.ps.link_bytes_per_s = 1.25e9;
   await importJson(page, 'edited.json', JSON.stringify(doc));
   const t10 = await waitIteration(page, (x) => x < 5, 'below 5 s');
   assert(within(t10, 2.94, 0.02), `imported 10 GbE: ${t10}`);

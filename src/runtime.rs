@@ -1,0 +1,350 @@
+//! The evaluation runtime's protocol and its worker side, free of web
+//! crates so it is tested natively.
+//!
+//! The page never evaluates a model on its main thread: it posts the
+//! scenario to a Web Worker (`ToWorker`, as JSON text), which answers with
+//! one message per model as each finishes (`FromWorker`), so a slow model
+//! never holds back a fast one and a newer edit can replace a computation
+//! that is still running (the page terminates the worker and starts a new
+//! one). `serve` is the whole worker: the wasm glue only moves strings.
+//!
+//! ```text
+//!  page (main thread)                    worker
+//!  ──────────────────                    ──────
+//!                         ◀── ready
+//!  evaluate {id, scenario} ──▶
+//!                         ◀── link {id, fragment}
+//!                         ◀── progress {id, model, done: 0, total}
+//!                         ◀── result {id, model, outcome, elapsed_ms}
+//!                         ◀── progress {id, model, done: 1, total}
+//!                         ◀── result …
+//!                         ◀── done {id}
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::models::{evaluate, Unavailable, MODELS};
+use crate::report::csv::csv;
+use crate::report::Report;
+use crate::scenario::codec::encode_link;
+use crate::scenario::Scenario;
+
+/// What the page asks of the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Evaluate every registry model on `scenario`; `id` grows with every
+    /// edit, so answers to an older edit are recognised.
+    Evaluate { id: u64, scenario: Box<Scenario> },
+    /// Every model's newest whole report (the page holds copies with long
+    /// tables cut), as a file; `id` pairs the answer with the request.
+    Export { id: u64, format: ExportFormat },
+}
+
+/// The results file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    Csv,
+    Json,
+}
+
+/// Rows of each table the page receives; the rest stay in the worker for
+/// the exports (a 1,000-type plan has tables of 64,000 rows).
+pub const PAGE_TABLE_ROWS: usize = 200;
+
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FromWorker {
+    /// Loaded and listening (messages sent earlier would have been lost).
+    Ready,
+    /// The share fragment of request `id`'s scenario (compressing a large
+    /// scenario takes long enough to keep it off the page's thread), or
+    /// why it cannot be a link.
+    Link {
+        id: u64,
+        fragment: Result<String, String>,
+    },
+    /// About to evaluate `model`, the `done + 1`-th of `total`.
+    Progress {
+        id: u64,
+        model: String,
+        done: usize,
+        total: usize,
+    },
+    /// One model's outcome.
+    Result {
+        id: u64,
+        model: String,
+        outcome: Outcome,
+        elapsed_ms: f64,
+    },
+    /// Every model of request `id` has answered.
+    Done { id: u64 },
+    /// The results file of request `id`, or why there is none.
+    Export {
+        id: u64,
+        format: ExportFormat,
+        text: Result<String, String>,
+    },
+    /// The request could not be read (a bug, not a user error).
+    Failed { message: String },
+}
+
+/// A model's report, or why there is none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    Report { report: Report },
+    Unavailable { why: Unavailable },
+}
+
+impl From<Result<Report, Unavailable>> for Outcome {
+    fn from(r: Result<Report, Unavailable>) -> Self {
+        match r {
+            Ok(report) => Outcome::Report { report },
+            Err(why) => Outcome::Unavailable { why },
+        }
+    }
+}
+
+impl Outcome {
+    pub fn into_result(self) -> Result<Report, Unavailable> {
+        match self {
+            Outcome::Report { report } => Ok(report),
+            Outcome::Unavailable { why } => Err(why),
+        }
+    }
+}
+
+/// Encodes a message for `postMessage`.
+pub fn encode<T: Serialize>(msg: &T) -> String {
+    serde_json::to_string(msg).unwrap_or_default()
+}
+
+/// The worker's state: each model's newest whole report, for the exports
+/// (the page shows the same ones, with long tables cut).
+#[derive(Default)]
+pub struct Server {
+    last_good: Vec<Report>,
+}
+
+impl Server {
+    /// Answers one request, posting each message as it is ready. `now` is
+    /// a millisecond clock (`performance.now()` in the browser).
+    pub fn handle(&mut self, request: &str, post: &mut dyn FnMut(String), now: &dyn Fn() -> f64) {
+        match serde_json::from_str::<ToWorker>(request) {
+            Ok(ToWorker::Evaluate { id, scenario }) => self.evaluate(id, &scenario, post, now),
+            Ok(ToWorker::Export { id, format }) => post(encode(&FromWorker::Export {
+                id,
+                format,
+                text: self.export(format),
+            })),
+            Err(e) => post(encode(&FromWorker::Failed {
+                message: format!("the worker could not read the request: {e}"),
+            })),
+        }
+    }
+
+    fn evaluate(
+        &mut self,
+        id: u64,
+        scenario: &Scenario,
+        post: &mut dyn FnMut(String),
+        now: &dyn Fn() -> f64,
+    ) {
+        post(encode(&FromWorker::Link {
+            id,
+            fragment: encode_link(scenario).map_err(|e| e.to_string()),
+        }));
+        let total = MODELS.len();
+        for (done, model) in MODELS.iter().enumerate() {
+            let model_id = model.id().to_string();
+            post(encode(&FromWorker::Progress {
+                id,
+                model: model_id.clone(),
+                done,
+                total,
+            }));
+            let start = now();
+            let result = evaluate(*model, scenario);
+            let elapsed_ms = now() - start;
+            let outcome = match &result {
+                Ok(r) => Outcome::Report {
+                    report: r.trimmed(PAGE_TABLE_ROWS),
+                },
+                Err(why) => Outcome::Unavailable { why: why.clone() },
+            };
+            // As the page keeps its reports: a new one replaces the old,
+            // missing inputs clear it, invalid ones keep it.
+            let slot = self.last_good.iter().position(|r| r.model == model_id);
+            match (result, slot) {
+                (Ok(r), Some(i)) => self.last_good[i] = r,
+                (Ok(r), None) => self.last_good.push(r),
+                (Err(why), Some(i)) if why.is_missing() => {
+                    self.last_good.remove(i);
+                }
+                (Err(_), _) => {}
+            }
+            post(encode(&FromWorker::Result {
+                id,
+                model: model_id,
+                outcome,
+                elapsed_ms,
+            }));
+        }
+        let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
+        self.last_good.sort_by_key(order);
+        post(encode(&FromWorker::Done { id }));
+    }
+
+    fn export(&self, format: ExportFormat) -> Result<String, String> {
+        if self.last_good.is_empty() {
+            return Err("no model has a result to export yet".into());
+        }
+        Ok(match format {
+            ExportFormat::Csv => csv(&self.last_good),
+            ExportFormat::Json => serde_json::to_string_pretty(&self.last_good).unwrap_or_default(),
+        })
+    }
+}
+
+/// One request, answered by a fresh `Server` (tests; the worker keeps one).
+pub fn serve(request: &str, post: &mut dyn FnMut(String), now: &dyn Fn() -> f64) {
+    Server::default().handle(request, post, now);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::evaluate_all;
+
+    fn run(request: &str) -> Vec<FromWorker> {
+        let mut out = Vec::new();
+        serve(request, &mut |m| out.push(m), &|| 0.0);
+        out.iter()
+            .map(|m| serde_json::from_str(m).unwrap_or_else(|e| panic!("{e}: {m}")))
+            .collect()
+    }
+
+    #[test]
+    fn the_worker_answers_every_model_as_the_core_does() {
+        let s = Scenario::example();
+        let msgs = run(&encode(&ToWorker::Evaluate {
+            id: 7,
+            scenario: Box::new(s.clone()),
+        }));
+        // link, progress + result per model, then done.
+        assert_eq!(msgs.len(), 2 * MODELS.len() + 2);
+        assert_eq!(
+            msgs[0],
+            FromWorker::Link {
+                id: 7,
+                fragment: Ok(crate::scenario::codec::encode_fragment(&s)),
+            }
+        );
+        assert_eq!(msgs.last(), Some(&FromWorker::Done { id: 7 }));
+        let results: Vec<(String, Result<Report, Unavailable>)> = msgs
+            .into_iter()
+            .filter_map(|m| match m {
+                FromWorker::Result {
+                    id: 7,
+                    model,
+                    outcome,
+                    ..
+                } => Some((model, outcome.into_result())),
+                _ => None,
+            })
+            .collect();
+        let direct: Vec<(String, Result<Report, Unavailable>)> = evaluate_all(&s)
+            .into_iter()
+            .map(|(m, r)| (m.id().to_string(), r))
+            .collect();
+        // Through JSON and back, bit for bit.
+        assert_eq!(results, direct);
+    }
+
+    #[test]
+    fn progress_counts_the_models() {
+        let msgs = run(&encode(&ToWorker::Evaluate {
+            id: 1,
+            scenario: Box::new(Scenario::example()),
+        }));
+        let done: Vec<usize> = msgs
+            .iter()
+            .filter_map(|m| match m {
+                FromWorker::Progress { done, total, .. } => {
+                    assert_eq!(*total, MODELS.len());
+                    Some(*done)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(done, (0..MODELS.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn long_tables_reach_the_page_cut_and_the_exports_whole() {
+        let mut s: Scenario = Scenario::example();
+        let name = s.hardware.catalog[2].name.clone();
+        s.hardware.cluster.workers = (0..300)
+            .map(|i| crate::hardware::WorkerGroup {
+                instance: name.clone(),
+                count: 1,
+                batch_size: 16 + i % 3,
+            })
+            .collect();
+        let mut server = Server::default();
+        let mut out = Vec::new();
+        let req = encode(&ToWorker::Evaluate {
+            id: 3,
+            scenario: Box::new(s.clone()),
+        });
+        server.handle(&req, &mut |m| out.push(m), &|| 0.0);
+        let zeng = out
+            .iter()
+            .filter_map(|m| match serde_json::from_str(m) {
+                Ok(FromWorker::Result {
+                    outcome: Outcome::Report { report },
+                    ..
+                }) if report.model == "zeng" => Some(report),
+                _ => None,
+            })
+            .next()
+            .unwrap_or_else(|| panic!("no zeng report"));
+        let workers = zeng.tables.iter().find(|t| t.key == "workers");
+        let workers = workers.unwrap_or_else(|| panic!("workers table"));
+        assert_eq!(
+            (workers.rows.len(), workers.omitted_rows),
+            (PAGE_TABLE_ROWS, 100)
+        );
+
+        let mut files = Vec::new();
+        for format in [ExportFormat::Csv, ExportFormat::Json] {
+            let req = encode(&ToWorker::Export { id: 3, format });
+            server.handle(&req, &mut |m| files.push(m), &|| 0.0);
+        }
+        let full = evaluate(MODELS[0], &s).unwrap_or_else(|e| panic!("{e:?}"));
+        match serde_json::from_str(&files[0]) {
+            Ok(FromWorker::Export { text: Ok(t), .. }) => {
+                assert_eq!(t, csv(std::slice::from_ref(&full)));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Before any result there is nothing to export, and it says so.
+        let req = encode(&ToWorker::Export {
+            id: 1,
+            format: ExportFormat::Csv,
+        });
+        let mut early = Vec::new();
+        Server::default().handle(&req, &mut |m| early.push(m), &|| 0.0);
+        assert!(early[0].contains("no model has a result"), "{}", early[0]);
+    }
+
+    #[test]
+    fn a_garbled_request_is_answered_not_panicked() {
+        let msgs = run("{\"kind\":\"evaluate\"");
+        assert!(matches!(&msgs[..], [FromWorker::Failed { .. }]));
+    }
+}

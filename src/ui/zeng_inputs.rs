@@ -1,0 +1,36 @@
+//! Zeng's own inputs (`models.zeng`): the backward FLOP convention and the
+//! range of the scaling charts. The network, cluster and PS are shared.
+
+use leptos::prelude::*;
+
+use super::expect_state;
+use super::fields::NumberField;
+use crate::models::zeng::section::{ZengSettings, ID};
+
+#[component]
+pub fn ZengInputs() -> impl IntoView {
+    let state = expect_state();
+    view! {
+        <section class="panel" aria-label="Zeng et al. inputs" data-testid="zeng-inputs">
+            <h2>"Zeng et al.: model settings"</h2>
+            <div class="grid2">
+                <NumberField
+                    label="backward FLOP per weight (Eq. 22)"
+                    value=state.section_get(ID, |z: &ZengSettings| z.flops_per_weight)
+                    on_set=state.section_set(ID, |z: &mut ZengSettings, v: f64| z.flops_per_weight = v)
+                    errors=state.errors_at("models.zeng.flops_per_weight")
+                    testid="flops-per-weight"
+                    help="Table 1 uses 85 (Eq. 23-26 with i = 19). Backward is not multiplied by the batch size (Eq. 27)."
+                />
+                <NumberField
+                    label="largest worker count in the scaling charts [workers]"
+                    integer=true
+                    value=state.section_get(ID, |z: &ZengSettings| f64::from(z.sweep_max_workers))
+                    on_set=state.section_set(ID, |z: &mut ZengSettings, v: f64| z.sweep_max_workers = v as u32)
+                    errors=state.errors_at("models.zeng.sweep_max_workers")
+                    testid="sweep-max-workers"
+                />
+            </div>
+        </section>
+    }
+}
