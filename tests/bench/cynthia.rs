@@ -39,10 +39,16 @@ fn main() {
             loss: 0.6,
             budget_usd: None,
         };
-        time(&format!("algorithm1, 20 types, {id}"), 2000, || {
-            black_box(algorithm1(black_box(&profile), &loss, &goals, &types).ok());
-        });
         time(
+            &format!("cynthia.algorithm1.{id}"),
+            &format!("algorithm1, 20 types, {id}"),
+            2000,
+            || {
+                black_box(algorithm1(black_box(&profile), &loss, &goals, &types).ok());
+            },
+        );
+        time(
+            &format!("cynthia.exact.{id}"),
             &format!("exact, 20 types × n_ps ≤ n_wk ≤ 64, {id}"),
             50,
             || {
@@ -50,6 +56,7 @@ fn main() {
             },
         );
         time(
+            &format!("cynthia.curves.{id}"),
             &format!("cost curves, 20 types, 64 workers, {id}"),
             50,
             || {

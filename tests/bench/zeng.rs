@@ -11,7 +11,7 @@ use ddnn_planner::models::zeng::section::ZengSettings;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::{Layer, Network};
-use timing::time;
+use timing::{record_value, time};
 
 /// A made-up 200-layer network: conv stacks shrinking spatially, then fc.
 fn network_200() -> Network {
@@ -42,6 +42,7 @@ fn network_200() -> Network {
 fn main() {
     let mut s = Scenario::example();
     time(
+        "zeng.example",
         "evaluate_zeng, example (VGG-16, 3 workers, all sweeps)",
         200,
         || {
@@ -51,6 +52,7 @@ fn main() {
     s.workload.network = network_200();
     assert_eq!(s.workload.network.layers.len(), 200);
     time(
+        "zeng.200",
         "evaluate_zeng, 200-layer table, 3 workers, all sweeps",
         200,
         || {
@@ -65,6 +67,7 @@ fn main() {
         },
     );
     time(
+        "zeng.200.256",
         "evaluate_zeng, 200-layer table, sweeps to 256 workers",
         20,
         || {
@@ -83,10 +86,17 @@ fn main() {
         "share fragment of the 200-layer scenario: {} characters",
         frag.len()
     );
-    time("encode_fragment, 200-layer scenario", 200, || {
-        black_box(encode_fragment(black_box(&s)));
-    });
+    record_value("fragment.200.chars", frag.len() as f64);
     time(
+        "fragment.encode",
+        "encode_fragment, 200-layer scenario",
+        200,
+        || {
+            black_box(encode_fragment(black_box(&s)));
+        },
+    );
+    time(
+        "fragment.decode",
         "decode_fragment + validate, 200-layer scenario",
         200,
         || {

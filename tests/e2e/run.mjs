@@ -37,6 +37,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { normaliseBasePath, startServer } from './server.mjs';
+import { recordLongTasks } from './hostile.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -50,18 +51,6 @@ const LOCAL_HOST = '127.0.0.1';
 const LONG_TASK_MS = Number(process.env.LONG_TASK_MS || 100);
 const LONG_TASK_TARGET_MS = 50;
 const ENFORCE_LONG_TASKS = process.env.LONG_TASKS === 'enforce';
-
-// Runs in every page before its scripts: collects long tasks.
-function recordLongTasks() {
-  window.__ddnnLongTasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__ddnnLongTasks.push({ start: e.startTime, ms: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    // No long-task timing in this browser: nothing recorded.
-  }
-}
 
 // Long tasks over `limit` after the first render: { ms, text }.
 async function longTasksAfterFirstRender(page, limit) {

@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// Prints the README's performance table (markdown) from one `make bench` run:
+//
+//   target/bench/native.jsonl   the cargo benches' figures (tests/bench/timing.rs, BENCH_OUT)
+//   target/bench/browser.json   tests/e2e/bench.mjs's figures (BENCH_OUT)
+//   dist/, target/js-pkg/       the files whose gzip -9 sizes it sums here
+//
+//   node tests/bench/table.mjs [--native FILE] [--browser FILE] [--dist DIR] [--js-pkg DIR]
+//
+// Every row: what is measured, the figure, the target, and whether it is met. A
+// measure that failed or is missing shows as such and makes the exit status 1.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const opt = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return path.resolve(i > 0 ? process.argv[i + 1] : fallback);
+};
+const NATIVE = opt('native', path.join(ROOT, 'target/bench/native.jsonl'));
+const BROWSER = opt('browser', path.join(ROOT, 'target/bench/browser.json'));
+const DIST = opt('dist', path.join(ROOT, 'dist'));
+const JS_PKG = opt('js-pkg', path.join(ROOT, 'target/js-pkg'));
+
+let problems = 0;
+
+// ---------------------------------------------------------------------------- inputs
+
+const native = new Map();
+if (fs.existsSync(NATIVE)) {
+  for (const line of fs.readFileSync(NATIVE, 'utf8').split('\n')) {
+    if (line.trim()) {
+      const r = JSON.parse(line);
+      native.set(r.key, r);
+    }
+  }
+}
+const browser = fs.existsSync(BROWSER) ? JSON.parse(fs.readFileSync(BROWSER, 'utf8')) : null;
+const measures = browser ? browser.measures : {};
+
+// ---------------------------------------------------------------------------- formatting
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const max = (xs) => Math.max(...xs);
+const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x < 1 ? x.toFixed(2) : x < 10 ? x.toFixed(1) : x.toFixed(0)} ms`);
+const us = (x) => (x >= 1000 ? ms(x / 1000) : `${x < 10 ? x.toFixed(1) : x.toFixed(0)} µs`);
+const kb = (n) => `${Math.round(n / 1000).toLocaleString('en-US')} KB`;
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+const range = (xs, f) => {
+  const [lo, hi] = [f(Math.min(...xs)), f(Math.max(...xs))];
+  const unit = (t) => t.replace(/^[\d.,]+/, '');
+  if (lo === hi) return lo;
+  return unit(lo) === unit(hi) ? `${lo.slice(0, -unit(lo).length)}-${hi}` : `${lo} - ${hi}`;
+};
+const verdict = (ok) => (ok ? 'pass' : 'miss');
+
+const rows = [];
+/** A row: `what`, the `figure` text, the `target` text, and pass/miss/—. */
+function row(what, figure, target = '—', status = '—') {
+  rows.push([what, figure, target, status]);
+}
+function failed(what, why, target) {
+  problems += 1;
+  row(what, `not measured: ${why}`, target, 'error');
+}
+
+/** A browser measure: its record, or null after adding an error row. */
+function browserMeasure(key, what, target) {
+  if (!browser) {
+    failed(what, `no ${path.relative(ROOT, BROWSER)} (run node tests/e2e/bench.mjs)`, target);
+    return null;
+  }
+  const m = measures[key];
+  if (!m) {
+    failed(what, `"${key}" was not run`, target);
+    return null;
+  }
+  if (m.error) {
+    failed(what, m.error.replace(/\|/g, '\\|'), target);
+    return null;
+  }
+  return m;
+}
+
+/** A native timing: its record, or null after adding an error row. */
+function nativeTiming(keys, what, target) {
+  const found = keys.map((k) => native.get(k)).filter(Boolean);
+  if (found.length === 0 || found.length !== keys.length) {
+    failed(what, `no ${keys[0]} in ${path.relative(ROOT, NATIVE)} (run the cargo benches with BENCH_OUT)`, target);
+    return null;
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------- rows
+
+// The newest source file the page is built from, to tell a stale build.
+const newest = (dir) => {
+  let best = { t: 0, f: '' };
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const f = path.join(d, e.name);
+      if (e.isDirectory()) walk(f);
+      else {
+        const t = fs.statSync(f).mtimeMs;
+        if (t > best.t) best = { t, f };
+      }
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return best;
+};
+const distBuilt = fs.existsSync(path.join(DIST, 'index.html')) ? fs.statSync(path.join(DIST, 'index.html')).mtimeMs : 0;
+const src = [newest(path.join(ROOT, 'src')), newest(path.join(ROOT, 'style')), newest(path.join(ROOT, 'public'))]
+  .concat(['index.html', 'Cargo.toml', 'Cargo.lock', 'Trunk.toml'].map((f) => {
+    const p = path.join(ROOT, f);
+    return fs.existsSync(p) ? { t: fs.statSync(p).mtimeMs, f: p } : { t: 0, f: '' };
+  }))
+  .sort((a, b) => b.t - a.t)[0];
+
+const runs = browser ? browser.runs : 0;
+
+{
+  const what = `edit → numbers on screen (headline and tables), 200-layer table, 3 workers; ${2 * runs} edits`;
+  const m = browserMeasure('edit', what, 'median < 16 ms');
+  if (m) row(what, `median ${ms(median(m.numbers))}, max ${ms(max(m.numbers))}`, 'median < 16 ms', verdict(median(m.numbers) < 16));
+}
+{
+  const m0 = measures.edit && !measures.edit.error ? measures.edit : null;
+  const what = `edit → every on-screen chart redrawn${m0 ? ` (${m0.count} charts)` : ''}, same edits`;
+  const m = browserMeasure('edit', what, 'median < 30 ms');
+  if (m) {
+    row(what, `median ${ms(median(m.charts))}, max ${ms(max(m.charts))} (the first of them: median ${ms(median(m.firstChart))})`,
+      'median < 30 ms', verdict(median(m.charts) < 30));
+  }
+}
+{
+  const what = `worker round trip, small evaluation (the example): post → done minus the models' own time, page idle; ${runs} requests`;
+  const m = browserMeasure('roundtrip', what, 'median < 5 ms');
+  if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`, 'median < 5 ms', verdict(median(m.samples) < 5));
+}
+{
+  const what = `the same during edits, as the page sees it (the page renders the first model's report before it reads the next message); ${runs} edits`;
+  const m = browserMeasure('roundtrip', what, 'median < 5 ms');
+  if (m) row(what, `median ${ms(median(m.inPage))}, max ${ms(max(m.inPage))}`, 'median < 5 ms', verdict(median(m.inPage) < 5));
+}
+{
+  const what = `navigation → first numbers on screen (the example; cold load from a local server; ${browser ? browser.loads : 0} loads)`;
+  const m = browserMeasure('load', what);
+  if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`);
+}
+for (const [key, label] of [['catalog1000', 'a 1,000-type catalog'], ['cluster4000', 'a 4,000-group cluster']]) {
+  const what = `longest main-thread task after the first render, importing ${label}`;
+  const m = browserMeasure(key, what, '< 50 ms');
+  if (m) {
+    row(what, `${ms(m.longest)} (${m.over} task${m.over === 1 ? '' : 's'} over 50 ms; results on screen after ${ms(m.shownMs)})`,
+      '< 50 ms', verdict(m.longest < 50));
+  }
+}
+
+// Page weight: every file dist/ serves at load (not the examples, fetched on demand).
+const gzip9 = (file) => {
+  try {
+    return execFileSync('gzip', ['-9c', file], { maxBuffer: 1 << 28 }).length;
+  } catch {
+    return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+  }
+};
+{
+  const what = 'page weight: every file in dist/ (HTML, JS glue, wasm, CSS, icon, worker.js, plotly.js basic), gzip -9 each, summed';
+  const files = fs.existsSync(DIST) ? fs.readdirSync(DIST).map((f) => path.join(DIST, f)).filter((f) => fs.statSync(f).isFile()) : [];
+  if (files.length === 0) {
+    failed(what, `no ${DIST} (make build)`, '< 800 KB');
+  } else {
+    const raw = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+    const gz = files.reduce((s, f) => s + gzip9(f), 0);
+    const plotly = files.filter((f) => /plotly/.test(path.basename(f))).reduce((s, f) => s + gzip9(f), 0);
+    row(what, `${kb(gz)} (${mb(raw)} raw; plotly.js ${kb(plotly)} of it)`, '< 800 KB', verdict(gz < 800_000));
+    const wasm = files.filter((f) => f.endsWith('.wasm'));
+    row('… of which the wasm', `${kb(wasm.reduce((s, f) => s + gzip9(f), 0))} (${mb(wasm.reduce((s, f) => s + fs.statSync(f).size, 0))} raw)`);
+  }
+}
+{
+  const what = 'JS package wasm (target/js-pkg, `make js`), gzip -9';
+  const wasm = fs.existsSync(JS_PKG) ? fs.readdirSync(JS_PKG).filter((f) => f.endsWith('.wasm')).map((f) => path.join(JS_PKG, f)) : [];
+  if (wasm.length === 0) row(what, 'not built: run `make js`');
+  else {
+    const built = Math.min(...wasm.map((f) => fs.statSync(f).mtimeMs));
+    const stale = built < src.t ? `; built ${new Date(built).toISOString().slice(0, 16)}Z, before the newest source: run \`make js\`` : '';
+    row(what, `${kb(wasm.reduce((s, f) => s + gzip9(f), 0))} (${mb(wasm.reduce((s, f) => s + fs.statSync(f).size, 0))} raw${stale})`);
+  }
+}
+
+// Native (cargo bench, tests/bench/*.rs).
+for (const [key, what] of [
+  ['zeng.200', '`evaluate_zeng` native (every number the page shows), 200-layer table, sweeps to 16 workers'],
+  ['zeng.200.256', '`evaluate_zeng` native, 200-layer table, sweeps to 256 workers'],
+]) {
+  const t = nativeTiming([key], what);
+  if (t) row(what, `median ${us(t[0].median_us)}, max ${us(t[0].max_us)}`);
+}
+{
+  const what = 'share fragment of the 200-layer scenario (native): length; encode; decode + validate';
+  const t = nativeTiming(['fragment.200.chars', 'fragment.encode', 'fragment.decode'], what);
+  if (t) {
+    row(what, `${t[0].value.toLocaleString('en-US')} characters; encode median ${us(t[1].median_us)}; decode + validate median ${us(t[2].median_us)}`);
+  }
+}
+for (const [kind, what] of [
+  ['algorithm1', 'Cynthia Algorithm 1 (paper mode), 20 instance types (the paper reports 13-39 ms)'],
+  ['exact', 'Cynthia exact search, 20 types × 1 ≤ n_ps ≤ n_wk ≤ 64'],
+  ['curves', 'Cynthia cost curves, 20 types × 64 workers'],
+]) {
+  const keys = [...native.keys()].filter((k) => k.startsWith(`cynthia.${kind}.`));
+  const label = `${what}, native, ${keys.length || 'each'} profile${keys.length === 1 ? '' : 's'}`;
+  const t = nativeTiming(keys.length ? keys : [`cynthia.${kind}.*`], label, '< 1 ms');
+  if (t) {
+    const medians = t.map((r) => r.median_us);
+    row(label, `median ${range(medians, us)}, max ${us(max(t.map((r) => r.max_us)))}`, '< 1 ms', verdict(max(medians) < 1000));
+  }
+}
+
+// ---------------------------------------------------------------------------- print
+
+const cpu = os.cpus();
+const when = new Date().toISOString().slice(0, 10);
+console.log(`\n${when}: ${cpu.length} cores (${(cpu[0]?.model || '?').trim()}), ${browser ? `Chromium ${browser.chromium}, headless, no GPU` : 'no browser run'}.`);
+if (distBuilt && src.t > distBuilt) {
+  console.log(`note: dist/ (built ${new Date(distBuilt).toISOString()}) is older than ${path.relative(ROOT, src.f)} `
+    + `(${new Date(src.t).toISOString()}); the browser rows and page weight measure that older build (make bench rebuilds it unless BUILD=0).`);
+}
+const busy = Object.entries(measures).filter(([, m]) => m.busyBefore > 0.2);
+if (busy.length) {
+  console.log(`note: other work was running on the machine before ${busy.map(([k, m]) => `${k} (${(m.busyBefore * 100).toFixed(0)}% busy)`).join(', ')}; those rows are skewed.`);
+}
+console.log('');
+console.log('| what | measured | target | met |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+if (problems) console.error(`\ntable: ${problems} figure(s) not measured`);
+process.exit(problems ? 1 : 0);

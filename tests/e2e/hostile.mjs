@@ -1,0 +1,64 @@
+// Shared by the e2e specs, the harness and the benchmark: scenarios of hostile
+// size and the in-page long-task probe. Not a spec (no .spec.mjs suffix).
+
+// A Cynthia scenario with a catalog of `n` instance types (all priced), so the
+// exact search walks n types × up to 64 workers.
+export function bigCatalog(n) {
+  const catalog = [];
+  for (let i = 0; i < n; i++) {
+    catalog.push({
+      name: `type-${String(i).padStart(4, '0')}`,
+      flops_per_s: 2e9 + i * 1.7e7,
+      network_bytes_per_s: 1e8 + (i % 17) * 1.5e7,
+      price_per_hour: 0.05 + (i % 23) * 0.011,
+      spot_price_per_hour: 0.02 + (i % 23) * 0.004,
+    });
+  }
+  return {
+    version: 2,
+    title: `${n}-type catalog`,
+    workload: {
+      network: { name: 'cifar10 DNN', layers: [], given: { forward_flop: 1e9, weights: 1e6, source: 'made up' } },
+      profile: { name: 'cifar10 DNN', sync: 'bsp', w_iter_flop: 2.686e10, g_param_bytes: 4.94e6, c_prof_flops: 6e7,
+        b_prof_bytes_per_s: 1.56e6, c_base_flops: 3.466e9, source: 'Cynthia Table 4' },
+      loss: { beta0: 7360, beta1: 3200 },
+    },
+    hardware: {
+      catalog,
+      cluster: { workers: [{ instance: 'type-0000', count: 8, batch_size: 128 }], ps: { count: 1, instance: 'type-0000' } },
+    },
+    goals: { time_s: 10800, loss: 0.6, budget_usd: 50 },
+    models: { cynthia: { max_workers: 64 } },
+  };
+}
+
+// A Zeng scenario with `groups` worker groups of one worker each.
+export function hugeCluster(groups) {
+  const workers = [];
+  for (let i = 0; i < groups; i++) workers.push({ instance: i % 2 ? 'GPU' : 'CPU', count: 1, batch_size: 16 + (i % 5) * 8 });
+  return {
+    version: 2,
+    title: `${groups} groups`,
+    workload: { network: { name: 'AlexNet-like', layers: [], given: { forward_flop: 7.2e8, weights: 6.1e7, source: 'made up' } } },
+    hardware: {
+      catalog: [
+        { name: 'CPU', processor: { type: 'cpu', hz: 2e9, simd: 2 } },
+        { name: 'GPU', processor: { type: 'gpu', hz: 1.5e9, stream_processors: 2048, fma: false } },
+      ],
+      cluster: { workers, ps: { count: 1, link_bytes_per_s: 1.25e9 } },
+    },
+  };
+}
+
+// Init script (page.addInitScript): collects main-thread long tasks into
+// window.__ddnnLongTasks.
+export function recordLongTasks() {
+  window.__ddnnLongTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__ddnnLongTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No long-task timing in this browser: nothing recorded.
+  }
+}
