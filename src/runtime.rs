@@ -13,11 +13,11 @@
 //!  ──────────────────                    ──────
 //!                         ◀── ready
 //!  evaluate {id, scenario} ──▶
-//!                         ◀── link {id, fragment}
 //!                         ◀── progress {id, model, done: 0, total}
 //!                         ◀── result {id, model, outcome, elapsed_ms}
 //!                         ◀── progress {id, model, done: 1, total}
 //!                         ◀── result …
+//!                         ◀── link {id, fragment}
 //!                         ◀── done {id}
 //! ```
 
@@ -118,6 +118,18 @@ impl Outcome {
     }
 }
 
+/// `ToWorker::Evaluate` written straight from a borrowed scenario (the
+/// page sends one per edit; no copy of a large scenario).
+pub fn evaluate_request(id: u64, scenario: &Scenario) -> String {
+    #[derive(Serialize)]
+    #[serde(tag = "kind", rename = "evaluate")]
+    struct Evaluate<'a> {
+        id: u64,
+        scenario: &'a Scenario,
+    }
+    encode(&Evaluate { id, scenario })
+}
+
 /// Encodes a message for `postMessage`.
 pub fn encode<T: Serialize>(msg: &T) -> String {
     serde_json::to_string(msg).unwrap_or_default()
@@ -154,10 +166,6 @@ impl Server {
         post: &mut dyn FnMut(String),
         now: &dyn Fn() -> f64,
     ) {
-        post(encode(&FromWorker::Link {
-            id,
-            fragment: encode_link(scenario).map_err(|e| e.to_string()),
-        }));
         let total = MODELS.len();
         for (done, model) in MODELS.iter().enumerate() {
             let model_id = model.id().to_string();
@@ -196,6 +204,11 @@ impl Server {
         }
         let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
         self.last_good.sort_by_key(order);
+        // After the numbers: compressing a large scenario takes a while.
+        post(encode(&FromWorker::Link {
+            id,
+            fragment: encode_link(scenario).map_err(|e| e.to_string()),
+        }));
         post(encode(&FromWorker::Done { id }));
     }
 
@@ -235,10 +248,10 @@ mod tests {
             id: 7,
             scenario: Box::new(s.clone()),
         }));
-        // link, progress + result per model, then done.
+        // progress + result per model, the link, then done.
         assert_eq!(msgs.len(), 2 * MODELS.len() + 2);
         assert_eq!(
-            msgs[0],
+            msgs[msgs.len() - 2],
             FromWorker::Link {
                 id: 7,
                 fragment: Ok(crate::scenario::codec::encode_fragment(&s)),
@@ -263,6 +276,16 @@ mod tests {
             .collect();
         // Through JSON and back, bit for bit.
         assert_eq!(results, direct);
+    }
+
+    #[test]
+    fn the_borrowed_request_reads_as_the_owned_one() {
+        let s = Scenario::example();
+        let owned = encode(&ToWorker::Evaluate {
+            id: 5,
+            scenario: Box::new(s.clone()),
+        });
+        assert_eq!(evaluate_request(5, &s), owned);
     }
 
     #[test]

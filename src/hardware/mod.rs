@@ -188,23 +188,24 @@ impl Instance {
         ];
         for (what, v, scale, unit, max) in checks {
             let Some(v) = v else { continue };
+            let prices = what.contains("price");
+            let ok = v.is_finite() && v <= max && if prices { v >= 0.0 } else { v > 0.0 };
+            if ok {
+                continue;
+            }
             let top = if max / scale < 1e12 {
                 fmt_count(max / scale)
             } else {
                 format!("{:e}", max / scale)
             };
             let got = v / scale;
-            if what.contains("price") {
-                if !(v.is_finite() && (0.0..=max).contains(&v)) {
-                    errs.push(format!(
-                        "{name}: {what} must be ≥ 0 and at most {top} {unit} (got {got})"
-                    ));
-                }
-            } else if !(v.is_finite() && v > 0.0 && v <= max) {
-                errs.push(format!(
+            errs.push(if prices {
+                format!("{name}: {what} must be ≥ 0 and at most {top} {unit} (got {got})")
+            } else {
+                format!(
                     "{name}: {what} must be a positive number of {unit}, at most {top} (got {got})"
-                ));
-            }
+                )
+            });
         }
         errs
     }

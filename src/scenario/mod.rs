@@ -226,13 +226,24 @@ impl Scenario {
         if text.len() > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::TooLarge { bytes: text.len() });
         }
-        let doc: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
         // The version is read first, so a newer document is refused by
-        // name rather than by whichever field it changed.
-        let (current, notes) = migrate::to_current(doc)?;
-        let scenario: Scenario =
-            serde_json::from_value(current).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        // name rather than by whichever field it changed. A current one is
+        // read straight from the text; an older one goes through the JSON
+        // tree that `migrate` rewrites.
+        #[derive(Deserialize)]
+        struct Version {
+            version: Option<u64>,
+        }
+        let current = serde_json::from_str::<Version>(text)
+            .is_ok_and(|v| v.version == Some(u64::from(SCENARIO_VERSION)));
+        let json_err = |e: serde_json::Error| ScenarioError::Json(e.to_string());
+        let (scenario, notes): (Scenario, Vec<String>) = if current {
+            (serde_json::from_str(text).map_err(json_err)?, Vec::new())
+        } else {
+            let doc: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
+            let (current, notes) = migrate::to_current(doc)?;
+            (serde_json::from_value(current).map_err(json_err)?, notes)
+        };
         let errs = scenario.validate();
         if errs.is_empty() {
             Ok(Loaded { scenario, notes })

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::runtime::{encode, ExportFormat, FromWorker, Server, ToWorker};
+use crate::runtime::{encode, evaluate_request, ExportFormat, FromWorker, Server, ToWorker};
 use crate::scenario::Scenario;
 
 /// A newer edit replaces a request only after it has run this long; a
@@ -77,10 +77,7 @@ impl Runtime {
 
     /// Asks for `scenario` to be evaluated as request `id`.
     pub fn submit(&self, id: u64, scenario: &Scenario) {
-        let msg = encode(&ToWorker::Evaluate {
-            id,
-            scenario: Box::new(scenario.clone()),
-        });
+        let msg = evaluate_request(id, scenario);
         let stale_run = {
             let mut inner = self.0.borrow_mut();
             inner.queued = Some((id, msg));
