@@ -101,6 +101,7 @@ pub struct AppState {
     /// The newest share fragment the worker made, and its request.
     pub link: RwSignal<Option<(u64, Result<String, String>)>>,
     keep_address_until: StoredValue<u64>,
+    address_bar: StoredValue<AddressBar, LocalStorage>,
     link_too_large: StoredValue<bool>,
     runtime: StoredValue<Option<Runtime>, LocalStorage>,
 }
@@ -131,6 +132,7 @@ impl AppState {
             link: RwSignal::new(None),
             export_status: RwSignal::new(None),
             keep_address_until: StoredValue::new(0),
+            address_bar: StoredValue::new_local(AddressBar::default()),
             link_too_large: StoredValue::new(false),
             runtime: StoredValue::new_local(None),
         };
@@ -324,6 +326,12 @@ impl AppState {
         std::mem::forget(handle);
     }
 
+    /// Writes the newest fragment to the address bar now, not after the
+    /// pause in edits.
+    pub fn flush_address(&self) {
+        self.address_bar.with_value(AddressBar::flush);
+    }
+
     /// The share fragment of the current scenario, once the worker made it.
     pub fn current_link(&self) -> Option<String> {
         let rev = self.revision.get_untracked();
@@ -349,9 +357,7 @@ impl AppState {
                     self.link_too_large.set_value(false);
                     self.banner.set(None);
                 }
-                if read_hash().as_deref() != Some(frag.as_str()) {
-                    replace_hash(&frag);
-                }
+                self.address_bar.with_value(|a| a.show(frag));
             }
             Err(e) => {
                 self.link_too_large.set_value(true);
@@ -374,6 +380,54 @@ pub fn read_hash() -> Option<String> {
     let hash = window().location().hash().ok()?;
     let frag = hash.strip_prefix('#').unwrap_or(&hash);
     (!frag.is_empty()).then(|| frag.to_string())
+}
+
+/// Writes the fragment once edits pause: `replaceState` costs 10-40 ms in
+/// Chromium, too much to pay on every keystroke.
+#[derive(Default)]
+struct AddressBar {
+    pending: std::rc::Rc<std::cell::RefCell<Option<String>>>,
+    timer: std::cell::Cell<Option<i32>>,
+}
+
+impl AddressBar {
+    const PAUSE_MS: i32 = 250;
+
+    /// Writes a waiting fragment now (Share: the address bar must match).
+    fn flush(&self) {
+        if let Some(id) = self.timer.take() {
+            window().clear_timeout_with_handle(id);
+        }
+        if let Some(f) = self.pending.borrow_mut().take() {
+            replace_hash(&f);
+        }
+    }
+
+    fn show(&self, frag: String) {
+        if read_hash().as_deref() == Some(frag.as_str()) {
+            *self.pending.borrow_mut() = None;
+            return;
+        }
+        *self.pending.borrow_mut() = Some(frag);
+        if let Some(id) = self.timer.take() {
+            window().clear_timeout_with_handle(id);
+        }
+        let pending = self.pending.clone();
+        let write = wasm_bindgen::closure::Closure::once_into_js(move || {
+            if let Some(f) = pending.borrow_mut().take() {
+                replace_hash(&f);
+            }
+        });
+        use wasm_bindgen::JsCast;
+        self.timer.set(
+            window()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    write.unchecked_ref(),
+                    Self::PAUSE_MS,
+                )
+                .ok(),
+        );
+    }
 }
 
 fn replace_hash(frag: &str) {
