@@ -39,16 +39,33 @@ pub fn AllResults(
 fn RuntimeStatus() -> impl IntoView {
     let state = super::expect_state();
     let name = |id: &str| crate::models::by_id(id).map_or("…", |m| m.name());
-    move || {
-        state.progress.get().map(|p| {
-            view! {
-                <div class="runtime-status" role="status" data-testid="runtime-status">
-                    <progress max=p.total.to_string() value=p.done.to_string()></progress>
-                    <span>"computing " {name(&p.model)} " (" {p.done + 1} " of " {p.total} ")…"</span>
-                    <button type="button" class="small secondary" on:click=move |_| state.cancel() data-testid="cancel">"Cancel"</button>
-                </div>
-            }
+    // The box stays while a request runs; only its text and bar follow the
+    // progress, so the Cancel button is never rebuilt under the pointer.
+    let running = Memo::new(move |_| state.progress.with(Option::is_some));
+    let done = move || state.progress.with(|p| p.as_ref().map_or(0, |p| p.done));
+    let total = move || state.progress.with(|p| p.as_ref().map_or(1, |p| p.total));
+    let label = move || {
+        state.progress.with(|p| {
+            p.as_ref()
+                .map(|p| {
+                    format!(
+                        "computing {} ({} of {})…",
+                        name(&p.model),
+                        p.done + 1,
+                        p.total
+                    )
+                })
+                .unwrap_or_default()
         })
+    };
+    view! {
+        <Show when=move || running.get()>
+            <div class="runtime-status" role="status" data-testid="runtime-status">
+                <progress max=move || total().to_string() value=move || done().to_string()></progress>
+                <span>{label}</span>
+                <button type="button" class="small secondary" on:click=move |_| state.cancel() data-testid="cancel">"Cancel"</button>
+            </div>
+        </Show>
     }
 }
 

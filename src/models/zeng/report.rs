@@ -2,7 +2,7 @@
 //! with its unit, the per-worker queue, the timeline and the scaling charts.
 //! Values stay in SI units; each `Unit` says how they are shown.
 
-use super::eval::{SweepPoint, ZengEvaluation};
+use super::eval::{Sweep, SweepPoint, ZengEvaluation};
 use super::SegmentKind;
 use crate::report::{
     fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
@@ -267,6 +267,9 @@ fn timeline_table(e: &ZengEvaluation) -> Table {
     }
 }
 
+/// Most device lines the scaling charts draw.
+pub const SWEEP_MAX_LINES: usize = 12;
+
 /// Most workers the timeline draws: a row per worker stops being readable
 /// (and plotly slows) well before the 4,096 a cluster may have.
 pub const TIMELINE_MAX_ROWS: usize = 32;
@@ -365,9 +368,22 @@ fn workers_chart(
     y: Axis,
     metric: fn(&SweepPoint) -> f64,
 ) -> Chart {
-    let series = e
-        .worker_sweeps
+    // One line per device of the cluster, at most `SWEEP_MAX_LINES` of them
+    // (in cluster order), and the cluster's own mix, which comes last.
+    let n = e.worker_sweeps.len();
+    let mix = usize::from(n > 1);
+    let devices = n - mix;
+    let shown: Vec<&Sweep> = e.worker_sweeps[..devices.min(SWEEP_MAX_LINES)]
         .iter()
+        .chain(&e.worker_sweeps[devices..])
+        .collect();
+    let title = if devices > SWEEP_MAX_LINES {
+        format!("{title} — the first {SWEEP_MAX_LINES} of {devices} devices")
+    } else {
+        title.to_string()
+    };
+    let series = shown
+        .into_iter()
         .map(|sw| {
             let hover = sw
                 .points
@@ -393,7 +409,7 @@ fn workers_chart(
         .collect();
     Chart {
         key: key.into(),
-        title: title.into(),
+        title,
         x: Axis::new("workers", Unit::Count),
         y,
         y2: None,
