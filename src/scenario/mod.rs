@@ -21,6 +21,7 @@ use crate::hardware::{
     gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, Pricing, WorkerGroup,
 };
 use crate::models::zeng::DEFAULT_FLOPS_PER_WEIGHT;
+use crate::report::fmt_count;
 use crate::workload::presets::network_preset;
 use crate::workload::profile::{LossCurve, LossParams, Profile};
 use crate::workload::{GivenFigures, Network};
@@ -142,36 +143,36 @@ impl Scenario {
     /// the inputs (the title is the user's and may be stale).
     pub fn summary_line(&self) -> String {
         let workers = &self.hardware.cluster.workers;
-        let groups: Vec<String> = if workers.len() <= 4 {
+        let groups = if workers.len() <= 4 {
             workers
                 .iter()
                 .map(|g| format!("{}× {} (bs {})", g.count, g.instance, g.batch_size))
-                .collect()
+                .collect::<Vec<_>>()
+                .join(" + ")
         } else {
             // Many groups: workers per instance, in order of appearance.
-            let mut per: Vec<(&str, u64)> = Vec::new();
+            let mut order: Vec<&str> = Vec::new();
+            let mut counts: std::collections::HashMap<&str, u64> = Default::default();
             for g in workers {
-                match per.iter_mut().find(|(n, _)| *n == g.instance) {
-                    Some((_, c)) => *c += u64::from(g.count),
-                    None => per.push((&g.instance, u64::from(g.count))),
-                }
+                let c = counts.entry(g.instance.as_str()).or_insert_with(|| {
+                    order.push(&g.instance);
+                    0
+                });
+                *c += u64::from(g.count);
             }
-            let shown: Vec<String> = per
+            let mut parts: Vec<String> = order
                 .iter()
                 .take(4)
-                .map(|(n, c)| format!("{}× {n}", crate::report::fmt_count(*c as f64)))
+                .map(|n| format!("{}× {n}", fmt_count(counts[n] as f64)))
                 .collect();
-            let more = per.len().saturating_sub(4);
-            let mut v = shown;
-            if more > 0 {
-                v.push(format!("{more} more types"));
+            if order.len() > 4 {
+                parts.push(format!("{} more types", order.len() - 4));
             }
-            let last = v.pop().unwrap_or_default();
-            v.push(format!(
-                "{last} in {} groups",
-                crate::report::fmt_count(workers.len() as f64)
-            ));
-            v
+            format!(
+                "{} in {} groups",
+                parts.join(" + "),
+                fmt_count(workers.len() as f64)
+            )
         };
         let ps = &self.hardware.cluster.ps;
         let link = match ps.node_bandwidth(&self.hardware.catalog) {
@@ -179,11 +180,7 @@ impl Scenario {
             Some(b) => format!("{} Gb/s", b * 8.0 / 1e9),
             None => "not set".into(),
         };
-        format!(
-            "{} · {} · PS link {link}",
-            self.workload.network.name,
-            groups.join(" + "),
-        )
+        format!("{} · {groups} · PS link {link}", self.workload.network.name)
     }
 
     /// The section of model `id`, or its defaults when the document has

@@ -30,20 +30,35 @@ type Handler = Rc<dyn Fn(FromWorker)>;
 struct Inner {
     worker: Option<Worker>,
     ready: bool,
-    /// The request the worker is computing, and when it was sent (ms).
-    in_flight: Option<(u64, f64)>,
+    /// The request the worker is computing, when it was sent (ms), and
+    /// the request itself (sent again if the worker dies on it).
+    in_flight: Option<(u64, f64, String)>,
     /// The newest request not yet sent.
     queued: Option<(u64, String)>,
     /// Export requests not yet answered (sent again to a new worker).
     exports: Vec<String>,
-    /// The worker side when computing on the page (no worker).
+    /// The worker side on the page, once no worker could run: its
+    /// presence means "evaluate on the main thread".
     inline_server: Option<Rc<RefCell<Server>>>,
     handler: Handler,
     /// Keeps the message closure alive as long as its worker.
     _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
-    /// Set when no worker could be started: evaluate on the main thread.
-    inline: bool,
+}
+
+impl Inner {
+    fn inline(&self) -> bool {
+        self.inline_server.is_some()
+    }
+
+    /// No worker: from now on the models run on the page.
+    fn fall_back(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+        self.ready = false;
+        self.inline_server.get_or_insert_with(Default::default);
+    }
 }
 
 /// Handle to the runtime; cheap to clone.
@@ -69,7 +84,6 @@ impl Runtime {
             handler: Rc::new(handler),
             _on_message: None,
             _on_error: None,
-            inline: false,
         })));
         rt.spawn();
         rt
@@ -82,7 +96,7 @@ impl Runtime {
             let mut inner = self.0.borrow_mut();
             inner.queued = Some((id, msg));
             match inner.in_flight {
-                Some((_, started)) => inner.ready && now() - started > REPLACE_AFTER_MS,
+                Some((_, started, _)) => inner.ready && now() - started > REPLACE_AFTER_MS,
                 None => false,
             }
         };
@@ -98,11 +112,11 @@ impl Runtime {
         let send_now = {
             let mut inner = self.0.borrow_mut();
             inner.exports.push(msg.clone());
-            inner.ready && !inner.inline
+            inner.ready && !inner.inline()
         };
         if send_now {
             self.post(&msg);
-        } else if self.0.borrow().inline {
+        } else if self.0.borrow().inline() {
             self.run_inline(msg);
         }
     }
@@ -141,9 +155,9 @@ impl Runtime {
         if inner.in_flight.is_some() {
             return;
         }
-        if inner.inline {
+        if inner.inline() {
             if let Some((id, msg)) = inner.queued.take() {
-                inner.in_flight = Some((id, now()));
+                inner.in_flight = Some((id, now(), msg.clone()));
                 drop(inner);
                 self.run_inline(msg);
             }
@@ -160,19 +174,16 @@ impl Runtime {
             .as_ref()
             .is_some_and(|w| w.post_message(&JsValue::from_str(&msg)).is_ok());
         if sent {
-            inner.in_flight = Some((id, now()));
+            inner.in_flight = Some((id, now(), msg));
         } else {
             inner.queued = Some((id, msg));
         }
     }
 
     fn spawn(&self) {
-        match self.new_worker() {
-            Ok(()) => {}
-            Err(_) => {
-                self.0.borrow_mut().inline = true;
-                self.pump();
-            }
+        if self.new_worker().is_err() {
+            self.0.borrow_mut().fall_back();
+            self.pump();
         }
     }
 
@@ -195,20 +206,22 @@ impl Runtime {
         });
         let weak = Rc::downgrade(&self.0);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            // A worker that cannot load (no module workers): fall back.
+            // A worker that cannot load (no module workers) or died: fall
+            // back, and compute on the page what it was computing, unless
+            // a newer edit waits.
             ev.prevent_default();
             let Some(inner) = weak.upgrade() else { return };
             let rt = Runtime(inner);
-            let requeue = {
+            let lost = {
                 let mut i = rt.0.borrow_mut();
-                if let Some(w) = i.worker.take() {
-                    w.terminate();
+                i.fall_back();
+                let lost = i.in_flight.take();
+                if let Some((id, _, msg)) = &lost {
+                    i.queued.get_or_insert_with(|| (*id, msg.clone()));
                 }
-                i.inline = true;
-                i.ready = false;
-                i.in_flight.take()
+                lost
             };
-            if requeue.is_some() {
+            if lost.is_some() {
                 web_sys::console::warn_1(
                     &"ddnn-planner: the model worker failed; computing on the page".into(),
                 );
@@ -244,7 +257,7 @@ impl Runtime {
             }
             FromWorker::Done { id } => {
                 let mut inner = self.0.borrow_mut();
-                if inner.in_flight.is_some_and(|(f, _)| f == *id) {
+                if inner.in_flight.as_ref().is_some_and(|(f, _, _)| f == id) {
                     inner.in_flight = None;
                 }
             }

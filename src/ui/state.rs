@@ -64,7 +64,8 @@ impl ModelSlot {
         }
     }
 
-    /// Whether the inputs this model's missing (None while unknown).
+    /// Whether the scenario lacks inputs this model needs (false until the
+    /// first outcome arrives).
     pub fn is_missing(&self) -> bool {
         self.outcome
             .with(|o| matches!(o, Some(Err(u)) if u.is_missing()))
