@@ -75,7 +75,7 @@ pub fn ClusterPanel() -> impl IntoView {
                         }
                         data-testid="ps-instance"
                     >
-                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none (Zeng needs only the link)"</option>
+                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none"</option>
                         {move || {
                             let current = sc.with(|s| s.hardware.cluster.ps.instance.clone());
                             sc.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect::<Vec<_>>())
