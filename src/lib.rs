@@ -13,6 +13,7 @@ pub mod models;
 pub mod report;
 pub mod runtime;
 pub mod scenario;
+mod tagged;
 pub mod workload;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "js")))]

@@ -9,7 +9,8 @@
 //! one). `serve` is the whole worker: the wasm glue only moves strings.
 //!
 //! ```text
-//!  page (main thread)                    worker
+//!  page (main thread)                    worker (externally tagged JSON:
+//!                                        `{"result": {"id": 7, …}}`)
 //!  ──────────────────                    ──────
 //!                         ◀── ready
 //!  evaluate {id, scenario} ──▶
@@ -31,7 +32,7 @@ use crate::scenario::Scenario;
 
 /// What the page asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum ToWorker {
     /// Evaluate every registry model on `scenario`; `id` grows with every
     /// edit, so answers to an older edit are recognised.
@@ -55,7 +56,7 @@ pub const PAGE_TABLE_ROWS: usize = 200;
 
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FromWorker {
     /// Loaded and listening (messages sent earlier would have been lost).
     Ready,
@@ -94,7 +95,7 @@ pub enum FromWorker {
 
 /// A model's report, or why there is none.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Report { report: Report },
     Unavailable { why: Unavailable },
@@ -122,12 +123,11 @@ impl Outcome {
 /// page sends one per edit; no copy of a large scenario).
 pub fn evaluate_request(id: u64, scenario: &Scenario) -> String {
     #[derive(Serialize)]
-    #[serde(tag = "kind", rename = "evaluate")]
-    struct Evaluate<'a> {
-        id: u64,
-        scenario: &'a Scenario,
+    #[serde(rename_all = "snake_case")]
+    enum Request<'a> {
+        Evaluate { id: u64, scenario: &'a Scenario },
     }
-    encode(&Evaluate { id, scenario })
+    encode(&Request::Evaluate { id, scenario })
 }
 
 /// Encodes a message for `postMessage`.
@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn a_garbled_request_is_answered_not_panicked() {
-        let msgs = run("{\"kind\":\"evaluate\"");
+        let msgs = run("{\"evaluate\":{\"id\":1");
         assert!(matches!(&msgs[..], [FromWorker::Failed { .. }]));
     }
 }

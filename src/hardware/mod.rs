@@ -12,7 +12,7 @@ use crate::report::fmt_count;
 
 /// How a device's peak rate is described at clock level (Zeng Sec. 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", try_from = "ProcessorRepr")]
 pub enum Processor {
     /// Eq. 28: rate = `hz · simd`; `simd` is an effective, calibrated factor.
     Cpu { hz: f64, simd: f64 },
@@ -22,6 +22,43 @@ pub enum Processor {
         stream_processors: u32,
         fma: bool,
     },
+}
+
+/// `Processor` as read (see `crate::tagged`).
+#[derive(Deserialize)]
+struct ProcessorRepr {
+    #[serde(rename = "type")]
+    kind: ProcessorKind,
+    hz: f64,
+    simd: Option<f64>,
+    stream_processors: Option<u32>,
+    fma: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ProcessorKind {
+    Cpu,
+    Gpu,
+}
+
+impl TryFrom<ProcessorRepr> for Processor {
+    type Error = String;
+    fn try_from(r: ProcessorRepr) -> Result<Self, String> {
+        use crate::tagged::need;
+        let hz = r.hz;
+        Ok(match r.kind {
+            ProcessorKind::Cpu => Processor::Cpu {
+                hz,
+                simd: need(r.simd, "cpu", "simd")?,
+            },
+            ProcessorKind::Gpu => Processor::Gpu {
+                hz,
+                stream_processors: need(r.stream_processors, "gpu", "stream_processors")?,
+                fma: need(r.fma, "gpu", "fma")?,
+            },
+        })
+    }
 }
 
 impl Processor {

@@ -48,13 +48,42 @@ pub struct Need {
 
 /// Why a model has no report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "UnavailableRepr")]
 pub enum Unavailable {
     /// Inputs this model needs are not in the scenario (no profile, no
     /// worker): nothing to show, not an error in what the user typed.
     Missing { needs: Vec<FieldError> },
     /// Inputs are there but wrong: the last good result stays, marked.
     Invalid { errors: Vec<FieldError> },
+}
+
+/// `Unavailable` as read (see `crate::tagged`).
+#[derive(Deserialize)]
+struct UnavailableRepr {
+    kind: UnavailableKind,
+    needs: Option<Vec<FieldError>>,
+    errors: Option<Vec<FieldError>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum UnavailableKind {
+    Missing,
+    Invalid,
+}
+
+impl TryFrom<UnavailableRepr> for Unavailable {
+    type Error = String;
+    fn try_from(r: UnavailableRepr) -> Result<Self, String> {
+        Ok(match r.kind {
+            UnavailableKind::Missing => Unavailable::Missing {
+                needs: crate::tagged::need(r.needs, "missing", "needs")?,
+            },
+            UnavailableKind::Invalid => Unavailable::Invalid {
+                errors: crate::tagged::need(r.errors, "invalid", "errors")?,
+            },
+        })
+    }
 }
 
 impl Unavailable {

@@ -15,6 +15,8 @@ pub mod unit;
 
 use serde::{Deserialize, Serialize};
 
+use crate::tagged::need;
+
 pub use unit::{fmt_count, fmt_sig, Unit};
 
 /// Everything one model says about one scenario.
@@ -49,7 +51,7 @@ pub struct Figure {
 
 /// A value as people read it: a number with its unit, or words.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "ValueRepr")]
 pub enum Value {
     /// A number in SI units; `unit` says how it is shown.
     Number { value: f64, unit: Unit },
@@ -57,6 +59,39 @@ pub enum Value {
     Text { text: String },
     /// Not applicable here (an empty table cell).
     Empty,
+}
+
+/// `Value` as read (see `crate::tagged`).
+#[derive(Deserialize)]
+struct ValueRepr {
+    kind: ValueKind,
+    value: Option<f64>,
+    unit: Option<Unit>,
+    text: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ValueKind {
+    Number,
+    Text,
+    Empty,
+}
+
+impl TryFrom<ValueRepr> for Value {
+    type Error = String;
+    fn try_from(r: ValueRepr) -> Result<Self, String> {
+        Ok(match r.kind {
+            ValueKind::Number => Value::Number {
+                value: need(r.value, "number", "value")?,
+                unit: need(r.unit, "number", "unit")?,
+            },
+            ValueKind::Text => Value::Text {
+                text: need(r.text, "text", "text")?,
+            },
+            ValueKind::Empty => Value::Empty,
+        })
+    }
 }
 
 impl Value {
@@ -337,7 +372,7 @@ pub enum Style {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "SeriesDataRepr")]
 pub enum SeriesData {
     /// Points `(x[i], y[i])` in the axes' SI units.
     Xy { x: Vec<f64>, y: Vec<f64> },
@@ -347,6 +382,41 @@ pub enum SeriesData {
         start: Vec<f64>,
         end: Vec<f64>,
     },
+}
+
+/// `SeriesData` as read (see `crate::tagged`).
+#[derive(Deserialize)]
+struct SeriesDataRepr {
+    kind: SeriesDataKind,
+    x: Option<Vec<f64>>,
+    y: Option<Vec<f64>>,
+    rows: Option<Vec<String>>,
+    start: Option<Vec<f64>>,
+    end: Option<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum SeriesDataKind {
+    Xy,
+    Segments,
+}
+
+impl TryFrom<SeriesDataRepr> for SeriesData {
+    type Error = String;
+    fn try_from(r: SeriesDataRepr) -> Result<Self, String> {
+        Ok(match r.kind {
+            SeriesDataKind::Xy => SeriesData::Xy {
+                x: need(r.x, "xy", "x")?,
+                y: need(r.y, "xy", "y")?,
+            },
+            SeriesDataKind::Segments => SeriesData::Segments {
+                rows: need(r.rows, "segments", "rows")?,
+                start: need(r.start, "segments", "start")?,
+                end: need(r.end, "segments", "end")?,
+            },
+        })
+    }
 }
 
 impl Series {
@@ -402,7 +472,7 @@ impl Series {
 
 /// A reference drawn over the data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "MarkerRepr")]
 pub enum Marker {
     /// A vertical line at `x` (the current cluster size, the iteration end).
     Vertical { x: f64, label: String },
@@ -410,6 +480,44 @@ pub enum Marker {
     Horizontal { y: f64, label: String },
     /// The region below `y` shaded (where a goal is met).
     Below { y: f64, label: String },
+}
+
+/// `Marker` as read (see `crate::tagged`).
+#[derive(Deserialize)]
+struct MarkerRepr {
+    kind: MarkerKind,
+    x: Option<f64>,
+    y: Option<f64>,
+    label: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum MarkerKind {
+    Vertical,
+    Horizontal,
+    Below,
+}
+
+impl TryFrom<MarkerRepr> for Marker {
+    type Error = String;
+    fn try_from(r: MarkerRepr) -> Result<Self, String> {
+        let label = r.label;
+        Ok(match r.kind {
+            MarkerKind::Vertical => Marker::Vertical {
+                x: need(r.x, "vertical", "x")?,
+                label,
+            },
+            MarkerKind::Horizontal => Marker::Horizontal {
+                y: need(r.y, "horizontal", "y")?,
+                label,
+            },
+            MarkerKind::Below => Marker::Below {
+                y: need(r.y, "below", "y")?,
+                label,
+            },
+        })
+    }
 }
 
 impl Report {

@@ -57,10 +57,11 @@ fn shape_pos(axis: &Axis, v: f64) -> Option<f64> {
 }
 
 fn axis_layout(a: &Axis) -> Value {
+    // Margins are set by `figure`, not measured by plotly: its automargin
+    // draws every chart twice (half of a drawing's time).
     let mut o = json!({
         "title": { "text": escape(&a.title()) },
-        // Long titles and tick labels must push the margin, not be clipped.
-        "automargin": true,
+        "automargin": false,
     });
     if a.log {
         o["type"] = json!("log");
@@ -84,7 +85,13 @@ fn hover(s: &Series, trace: &mut Map<String, Value>) {
     trace.insert("hoverinfo".into(), json!("text"));
 }
 
-fn xy_trace(c: &Chart, s: &Series, x: &[f64], y: &[f64]) -> Map<String, Value> {
+/// Most points a chart draws with markers: plotly builds one SVG element per
+/// marker, and a few hundred of them make one drawing a long main-thread
+/// task. Above it, line-and-point series draw as lines (hover still tells
+/// each point's story).
+pub const MARKER_BUDGET: usize = 300;
+
+fn xy_trace(c: &Chart, s: &Series, x: &[f64], y: &[f64], lines_only: bool) -> Map<String, Value> {
     let on_y2 = s.y2 && c.y2.is_some();
     let y_unit = match (&c.y2, on_y2) {
         (Some(a), true) => a.unit,
@@ -104,6 +111,7 @@ fn xy_trace(c: &Chart, s: &Series, x: &[f64], y: &[f64]) -> Map<String, Value> {
         }
         Style::Line => ("lines", "circle-open", "circle"),
         Style::Points => ("markers", "circle-open", "circle"),
+        Style::LinePoints if lines_only => ("lines", "circle-open", "circle"),
         Style::LinePoints => ("lines+markers", "circle-open", "circle"),
         Style::Highlight => ("markers", "star-open", "star"),
     };
@@ -114,7 +122,10 @@ fn xy_trace(c: &Chart, s: &Series, x: &[f64], y: &[f64]) -> Map<String, Value> {
     } else {
         json!({ "size": 7 })
     };
-    if !s.hollow.is_empty() && s.style != Style::Line {
+    if !s.hollow.is_empty()
+        && s.style != Style::Line
+        && !(lines_only && s.style == Style::LinePoints)
+    {
         // One symbol per point: plans that miss a goal are drawn open.
         let symbols: Vec<&str> = (0..x.len().max(y.len()))
             .map(|i| match s.hollow.get(i) {
@@ -260,9 +271,19 @@ fn markers(c: &Chart) -> (Vec<Value>, Vec<Value>) {
 pub fn figure(c: &Chart) -> Value {
     let mut data = Vec::new();
     let mut rows: Vec<&str> = Vec::new();
+    let marked: usize = c
+        .series
+        .iter()
+        .filter(|s| s.style == Style::LinePoints)
+        .map(|s| match &s.data {
+            SeriesData::Xy { x, .. } => x.len(),
+            SeriesData::Segments { .. } => 0,
+        })
+        .sum();
+    let lines_only = marked > MARKER_BUDGET;
     for s in &c.series {
         let t = match &s.data {
-            SeriesData::Xy { x, y } => xy_trace(c, s, x, y),
+            SeriesData::Xy { x, y } => xy_trace(c, s, x, y, lines_only),
             SeriesData::Segments {
                 rows: r,
                 start,
@@ -287,10 +308,20 @@ pub fn figure(c: &Chart) -> Value {
     } else {
         340
     };
+    // Room for tick labels and the axis title: numeric ticks are short
+    // ("0.25", "1.5k"); a timeline's rows are names, measured here at
+    // ~7 px per character of the 12 px font.
+    let left = if timeline {
+        let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        (7 * widest + 30).clamp(80, 320)
+    } else {
+        80
+    };
+    let right = if c.y2.is_some() { 80 } else { 20 };
     let mut layout = json!({
         "title": { "text": escape(&c.title) },
         "height": height,
-        "margin": { "l": 70, "r": 20, "t": 50, "b": 50 },
+        "margin": { "l": left, "r": right, "t": 50, "b": 55 },
         "legend": { "bgcolor": TRANSPARENT },
         "paper_bgcolor": TRANSPARENT,
         "plot_bgcolor": TRANSPARENT,
@@ -380,7 +411,7 @@ mod tests {
             l["xaxis"]["title"]["text"],
             "time since iteration start [s]"
         );
-        assert_eq!(l["xaxis"]["automargin"], true);
+        assert_eq!(l["xaxis"]["automargin"], false);
         assert_eq!(l["paper_bgcolor"], "rgba(0,0,0,0)");
     }
 
@@ -446,6 +477,46 @@ mod tests {
         assert_eq!(l["shapes"][0]["line"]["dash"], "dash");
         assert_eq!(l["annotations"][0]["x"], json!(1.0));
         assert_eq!(l["annotations"][0]["text"], "now");
+    }
+
+    #[test]
+    fn margins_fit_the_row_names_without_plotly_measuring() {
+        let c = chart(
+            Axis::new("time since iteration start", Unit::Seconds),
+            Axis::new("", Unit::None),
+            vec![Series::segments(
+                "compute",
+                vec!["a".into(), "2× Quadro RTX 4000 worker 12".into()],
+                vec![0.0, 0.0],
+                vec![1.0, 2.0],
+            )],
+        );
+        let f = figure(&c);
+        assert_eq!(f["layout"]["yaxis"]["automargin"], false);
+        let left = f["layout"]["margin"]["l"].as_u64().unwrap_or(0);
+        assert!(left >= 7 * 28, "{left}");
+    }
+
+    #[test]
+    fn many_points_draw_as_lines() {
+        let n = MARKER_BUDGET / 2 + 1;
+        let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let series = |name: &str| {
+            Series::xy(name, Style::LinePoints, x.clone(), x.clone()).hollow(vec![true; n])
+        };
+        let one = figure(&chart(
+            Axis::new("workers", Unit::Count),
+            Axis::new("cost", Unit::Usd),
+            vec![series("a")],
+        ));
+        assert_eq!(one["data"][0]["mode"], "lines+markers");
+        let two = figure(&chart(
+            Axis::new("workers", Unit::Count),
+            Axis::new("cost", Unit::Usd),
+            vec![series("a"), series("b")],
+        ));
+        assert_eq!(two["data"][0]["mode"], "lines");
+        assert!(two["data"][1]["marker"].get("symbol").is_none());
     }
 
     #[test]
@@ -530,7 +601,8 @@ mod tests {
         assert_eq!(y2["overlaying"], "y");
         assert_eq!(y2["side"], "right");
         assert_eq!(y2["title"]["text"], "utilisation [%]");
-        assert_eq!(y2["automargin"], true);
+        assert_eq!(y2["automargin"], false);
+        assert_eq!(f["layout"]["margin"]["r"], 80);
         // Without a second axis the series stays on the first one.
         c.y2 = None;
         let f = figure(&c);

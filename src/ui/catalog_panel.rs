@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
+use super::fields::{gradual, FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
 use leptos::task::spawn_local;
 
 use super::files::{download_text, read_upload};
@@ -21,6 +21,7 @@ pub fn CatalogPanel() -> impl IntoView {
     let sc = state.scenario;
     let count = Memo::new(move |_| sc.with(|s| s.hardware.catalog.len()));
     let shown = RwSignal::new(PAGE_ROWS);
+    let built = gradual(Signal::derive(move || count.get().min(shown.get())), 4);
     let add = move |gpu: bool| {
         move |_| {
             sc.update(|s| {
@@ -89,7 +90,7 @@ pub fn CatalogPanel() -> impl IntoView {
                 "A device's rate is given by its clock — CPU: clock × SIMD (Eq. 28); GPU: clock × stream processors × (2 with FMA, else 1) (Eq. 33) — or directly in GFLOP/s. Every model reads the same rate. "
                 "The paper's CPUs need an effective SIMD of about 2.1-2.6 per network: calibrate it from one measured stand-alone iteration."
             </p>
-            <For each=move || 0..count.get().min(shown.get()) key=|i| *i let:i>
+            <For each=move || 0..built.get() key=|i| *i let:i>
                 <DeviceRow i=i />
             </For>
             <ShowMore total=count limit=shown what="devices" testid="catalog-more" />

@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
+use super::fields::{gradual, FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
+use super::instance_select::InstanceSelect;
 use crate::hardware::presets::link_presets;
 use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, WorkerGroup};
 
@@ -14,6 +15,10 @@ pub fn ClusterPanel() -> impl IntoView {
     let sc = state.scenario;
     let group_count = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.len()));
     let shown = RwSignal::new(PAGE_ROWS);
+    let built = gradual(
+        Signal::derive(move || group_count.get().min(shown.get())),
+        8,
+    );
     let add = move |_| {
         sc.update(|s| {
             let instance = s
@@ -44,7 +49,7 @@ pub fn ClusterPanel() -> impl IntoView {
             <table class="groups" data-testid="worker-groups">
                 <thead><tr><th>"worker device"</th><th>"count"</th><th>"batch size [samples]"</th><th></th></tr></thead>
                 <tbody>
-                    <For each=move || 0..group_count.get().min(shown.get()) key=|i| *i let:i>
+                    <For each=move || 0..built.get() key=|i| *i let:i>
                         <GroupRow i=i />
                     </For>
                 </tbody>
@@ -68,26 +73,12 @@ pub fn ClusterPanel() -> impl IntoView {
                 />
                 <label class="field">
                     <span class="field-label">"PS instance type"</span>
-                    <select
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            sc.update(|s| s.hardware.cluster.ps.instance = (!v.is_empty()).then_some(v));
-                        }
-                        data-testid="ps-instance"
-                    >
-                        <option value="" selected=move || sc.with(|s| s.hardware.cluster.ps.instance.is_none())>"none"</option>
-                        {move || {
-                            let current = sc.with(|s| s.hardware.cluster.ps.instance.clone());
-                            sc.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect::<Vec<_>>())
-                                .into_iter()
-                                .map(|n| {
-                                    let selected = current.as_deref() == Some(n.as_str());
-                                    let label = n.clone();
-                                    view! { <option value=n selected=selected>{label}</option> }
-                                })
-                                .collect_view()
-                        }}
-                    </select>
+                    <InstanceSelect
+                        current=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.instance.clone()))
+                        none_label="none"
+                        on_pick=Callback::new(move |v: String| sc.update(|s| s.hardware.cluster.ps.instance = (!v.is_empty()).then_some(v)))
+                        testid="ps-instance"
+                    />
                     <FieldErrors errors=state.errors_at("hardware.cluster.ps.instance") />
                 </label>
                 <OptNumberField
@@ -131,15 +122,6 @@ fn GroupRow(i: usize) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let group = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.get(i).cloned()));
-    let names = Memo::new(move |_| {
-        sc.with(|s| {
-            s.hardware
-                .catalog
-                .iter()
-                .map(|d| d.name.clone())
-                .collect::<Vec<_>>()
-        })
-    });
     let edit = move |f: fn(&mut WorkerGroup, f64)| {
         Callback::new(move |v: f64| {
             sc.update(|s| {
@@ -149,8 +131,7 @@ fn GroupRow(i: usize) -> impl IntoView {
             })
         })
     };
-    let on_instance = move |ev| {
-        let name = event_target_value(&ev);
+    let on_instance = move |name: String| {
         sc.update(|s| {
             if let Some(g) = s.hardware.cluster.workers.get_mut(i) {
                 g.instance = name;
@@ -171,20 +152,11 @@ fn GroupRow(i: usize) -> impl IntoView {
     view! {
         <tr>
             <td>
-                <select on:change=on_instance data-testid=format!("group-{i}-instance")>
-                    {move || {
-                        let current = group.with(|g| g.as_ref().map(|g| g.instance.clone()).unwrap_or_default());
-                        names
-                            .get()
-                            .into_iter()
-                            .map(|n| {
-                                let selected = n == current;
-                                let label = n.clone();
-                                view! { <option value=n selected=selected>{label}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
+                <InstanceSelect
+                    current=Signal::derive(move || group.with(|g| g.as_ref().map(|g| g.instance.clone())))
+                    on_pick=Callback::new(on_instance)
+                    testid=format!("group-{i}-instance")
+                />
             </td>
             <td>
                 <NumberField

@@ -187,6 +187,26 @@ pub fn OptNumberField(
 /// inputs in one go.
 pub const PAGE_ROWS: usize = 25;
 
+/// How many of a list's first `limit` rows to build now: it catches up with
+/// `limit` by `step` rows per frame. A shared link's catalog adds hundreds of
+/// fields at once; built in one go they would hold the page for a long task.
+pub fn gradual(limit: Signal<usize>, step: usize) -> Signal<usize> {
+    let built = RwSignal::new(limit.get_untracked().min(step));
+    Effect::new(move |_| {
+        let (want, have) = (limit.get(), built.get());
+        if want <= have {
+            if want < have {
+                built.set(want);
+            }
+            return;
+        }
+        request_animation_frame(move || {
+            let _ = built.try_update(|b| *b = (*b + step).min(limit.get_untracked()));
+        });
+    });
+    built.into()
+}
+
 /// "show more" for a list whose first `limit` of `total` rows are shown.
 #[component]
 pub fn ShowMore(

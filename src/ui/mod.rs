@@ -7,6 +7,7 @@ mod cluster_panel;
 mod cynthia_inputs;
 mod fields;
 mod files;
+mod instance_select;
 mod plotly_js;
 mod report_view;
 mod runtime;

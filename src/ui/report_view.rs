@@ -92,6 +92,13 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    let table_keys = Memo::new(move |_| {
+        slot.last_good.with(|r| {
+            r.as_ref()
+                .map(|r| r.tables.iter().map(|t| t.key.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
     view! {
         <section
             class="panel model-results"
@@ -132,7 +139,12 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
             <For each=move || chart_keys.get() key=|k| k.clone() let:chart>
                 <ReportChart id=id entry=slot chart=chart />
             </For>
-            {move || slot.last_good.get().map(|r| view! { <ReportDetails id=id report=r /> })}
+            <For each=move || table_keys.get() key=|k| k.clone() let:key>
+                <ReportTable id=id entry=slot key=key />
+            </For>
+            <Show when=move || slot.last_good.with(Option::is_some)>
+                <AllFigures id=id entry=slot />
+            </Show>
         </section>
     }
 }
@@ -189,44 +201,72 @@ fn ReportChart(id: &'static str, entry: ModelSlot, chart: String) -> impl IntoVi
     view! { <Chart figure=figure testid=testid filename=filename /> }
 }
 
-/// Tables and every figure.
+/// Rows of a report table on the page at first (the exports have all).
+const TABLE_ROWS: usize = 50;
+
+/// A `<details>` whose body is built only once it is open: a report may
+/// carry thousands of rows nobody opens, and building them would hold the
+/// page for a frame or more. It stays mounted across edits (keyed by the
+/// table), so what the reader opened stays open.
 #[component]
-fn ReportDetails(id: &'static str, report: Arc<Report>) -> impl IntoView {
-    let tables = report
-        .tables
-        .iter()
-        .map(|t| view! { <ReportTable id=id table=t.clone() /> })
-        .collect_view();
-    let figures = report
-        .figures
-        .iter()
-        .map(|f| {
-            view! {
-                <tr>
-                    <td>{f.label.clone()}</td>
-                    <td class="num" title=f.value.number().map(|v| format!("{v}")).unwrap_or_default()>{f.value.display()}</td>
-                    <td>{f.source.clone()}</td>
-                </tr>
-            }
-        })
-        .collect_view();
+fn LazyDetails(
+    open: bool,
+    #[prop(into)] class: String,
+    #[prop(into)] summary: Signal<String>,
+    children: ChildrenFn,
+) -> impl IntoView {
+    let opened = RwSignal::new(open);
+    let on_toggle = move |ev: web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        if let Some(d) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        {
+            opened.set(d.open());
+        }
+    };
     view! {
-        {tables}
-        <details>
-            <summary>"All figures"</summary>
-            <table class="figures" data-testid=format!("{id}-figures")>
-                <thead><tr><th>"quantity"</th><th class="num">"value"</th><th>"source"</th></tr></thead>
-                <tbody>{figures}</tbody>
-            </table>
+        <details class=class open=open on:toggle=on_toggle>
+            <summary>{summary}</summary>
+            {move || opened.get().then(|| children())}
         </details>
     }
 }
 
-/// Rows of a report table on the page at first (the exports have all).
-const TABLE_ROWS: usize = 50;
-
+/// One table of the model's newest good report, by key.
 #[component]
-fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
+fn ReportTable(id: &'static str, entry: ModelSlot, key: String) -> impl IntoView {
+    let table = {
+        let key = key.clone();
+        Memo::new(move |_| {
+            entry
+                .last_good
+                .with(|r| r.as_ref().and_then(|r| r.table(&key).cloned()))
+        })
+    };
+    let open = table.with_untracked(|t| t.as_ref().is_some_and(|t| t.rows.len() <= 12));
+    let summary = Signal::derive(move || {
+        table.with(|t| t.as_ref().map(|t| t.title.clone()).unwrap_or_default())
+    });
+    let limit = RwSignal::new(TABLE_ROWS);
+    let total = Signal::derive(move || table.with(|t| t.as_ref().map_or(0, |t| t.rows.len())));
+    let testid = format!("{id}-table-{key}");
+    view! {
+        <LazyDetails open=open class="report-table" summary=summary>
+            <div class="scroll">
+                <table class="figures" data-testid=testid.clone()>
+                    {move || table.with(|t| t.as_ref().map(|t| table_body(t, limit.get())))}
+                </table>
+            </div>
+            <ShowMore total=total limit=limit what="rows" />
+            {move || table.with(|t| t.as_ref().filter(|t| !t.caption.is_empty()).map(|t| view! { <p class="hint">{t.caption.clone()}</p> }))}
+        </LazyDetails>
+    }
+}
+
+/// The head and the first `limit` rows of a table.
+fn table_body(table: &Table, limit: usize) -> impl IntoView {
+    let units: Vec<Unit> = table.columns.iter().map(|c| c.unit).collect();
     let head = table
         .columns
         .iter()
@@ -235,44 +275,65 @@ fn ReportTable(id: &'static str, table: Table) -> impl IntoView {
             view! { <th class=class>{c.header()}</th> }
         })
         .collect_view();
-    let units: Vec<Unit> = table.columns.iter().map(|c| c.unit).collect();
-    let total = table.rows.len();
-    let limit = RwSignal::new(TABLE_ROWS);
-    let all_rows = StoredValue::new(table.rows.clone());
-    let rows = move || {
-        all_rows.with_value(|rows| {
-            rows.iter()
-                .take(limit.get())
-                .map(|row| {
-                    let cells = row
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| {
-                            let unit = units.get(i).copied().unwrap_or_default();
-                            let text = v.display_in(unit);
-                            let class = if unit == Unit::None { "" } else { "num" };
-                            let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
-                            view! { <td class=class title=title>{text}</td> }
-                        })
-                        .collect_view();
-                    view! { <tr>{cells}</tr> }
+    let rows = table
+        .rows
+        .iter()
+        .take(limit)
+        .map(|row| {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let unit = units.get(i).copied().unwrap_or_default();
+                    let class = if unit == Unit::None { "" } else { "num" };
+                    let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
+                    view! { <td class=class title=title>{v.display_in(unit)}</td> }
                 })
-                .collect_view()
+                .collect_view();
+            view! { <tr>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <thead><tr>{head}</tr></thead>
+        <tbody>{rows}</tbody>
+    }
+}
+
+/// Every figure of the model's newest good report.
+#[component]
+fn AllFigures(id: &'static str, entry: ModelSlot) -> impl IntoView {
+    let limit = RwSignal::new(TABLE_ROWS);
+    let total = Signal::derive(move || {
+        entry
+            .last_good
+            .with(|r| r.as_ref().map_or(0, |r| r.figures.len()))
+    });
+    let rows = move || {
+        entry.last_good.with(|r| {
+            r.as_ref().map(|r| {
+                r.figures
+                    .iter()
+                    .take(limit.get())
+                    .map(|f| {
+                        view! {
+                            <tr>
+                                <td>{f.label.clone()}</td>
+                                <td class="num" title=f.value.number().map(|v| format!("{v}")).unwrap_or_default()>{f.value.display()}</td>
+                                <td>{f.source.clone()}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()
+            })
         })
     };
-    let caption =
-        (!table.caption.is_empty()).then(|| view! { <p class="hint">{table.caption.clone()}</p> });
     view! {
-        <details class="report-table" open=table.rows.len() <= 12>
-            <summary>{table.title.clone()}</summary>
-            <div class="scroll">
-                <table class="figures" data-testid=format!("{id}-table-{}", table.key)>
-                    <thead><tr>{head}</tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-            <ShowMore total=Signal::derive(move || total) limit=limit what="rows" />
-            {caption}
-        </details>
+        <LazyDetails open=false class="" summary="All figures">
+            <table class="figures" data-testid=format!("{id}-figures")>
+                <thead><tr><th>"quantity"</th><th class="num">"value"</th><th>"source"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <ShowMore total=total limit=limit what="figures" />
+        </LazyDetails>
     }
 }

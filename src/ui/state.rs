@@ -91,6 +91,8 @@ pub struct AppState {
     pub banner: RwSignal<Option<String>>,
     /// Every validation message of the current scenario.
     pub validation: Memo<Vec<FieldError>>,
+    /// The catalog's instance type names (every instance select reads these).
+    pub instance_names: Memo<Vec<String>>,
     /// The newest request sent to the runtime (one per edit).
     pub revision: RwSignal<u64>,
     /// The model being computed, while a request runs.
@@ -127,6 +129,9 @@ impl AppState {
             models: StoredValue::new(models),
             banner: RwSignal::new(banner),
             validation: Memo::new(move |_| scenario.with(Scenario::validate)),
+            instance_names: Memo::new(move |_| {
+                scenario.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect())
+            }),
             revision: RwSignal::new(0),
             progress: RwSignal::new(None),
             cancelled: RwSignal::new(None),

@@ -62,3 +62,26 @@ export function recordLongTasks() {
     // No long-task timing in this browser: nothing recorded.
   }
 }
+
+// A file for `dropFile`, staged in the page before it loads (call before
+// page.goto): handing over 150 KB of text later is itself a task of ~50 ms,
+// which the long-task probes would charge to the page.
+export async function stageFile(page, key, text) {
+  await page.addInitScript(({ key, text }) => {
+    window.__ddnnStaged = window.__ddnnStaged || {};
+    window.__ddnnStaged[key] = text;
+  }, { key, text });
+}
+
+// Gives the staged file `key` to the file input `testid` as the file `name`,
+// the way a user's pick arrives: one change event. (Playwright's setInputFiles
+// decodes the file inside the page, in one task of ~100 ms for 150 KB.)
+export async function dropFile(page, testid, name, key) {
+  await page.evaluate(({ testid, name, key }) => {
+    const input = document.querySelector(`[data-testid="${testid}"]`);
+    const files = new DataTransfer();
+    files.items.add(new File([window.__ddnnStaged[key]], name, { type: 'application/json' }));
+    input.files = files.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, { testid, name, key });
+}

@@ -10,8 +10,10 @@ export function numberIn(text) {
 }
 
 /** Opens the page (optionally with a query/fragment) and waits for a result. */
-export async function open(ctx, suffix = '', opts = {}) {
+export async function open(ctx, suffix = '', opts = {}, before = null) {
   const page = await ctx.newPage(opts);
+  // Before the page loads (init scripts, staged files).
+  if (before) await before(page);
   await page.goto(ctx.baseUrl + suffix, { waitUntil: 'load' });
   await page.locator(ID('zeng-iteration-time')).first().waitFor({ state: 'visible', timeout: 30_000 });
   return page;

@@ -677,7 +677,7 @@ fn iteration_chart(e: &CynthiaEvaluation) -> Option<Chart> {
 
 /// Most instance types a chart draws a line for: more stop being readable
 /// (and slow the page); the tables and the CSV keep every type.
-pub const CHART_MAX_TYPES: usize = 12;
+pub const CHART_MAX_TYPES: usize = 6;
 
 /// The types the charts draw: all, or the `CHART_MAX_TYPES` whose cheapest
 /// point costs least (ties: by name), and a title suffix saying so.
