@@ -113,7 +113,12 @@ fn future_and_invalid_documents_are_refused_by_name() {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(msg.contains("clock must be a positive"), "{msg}");
+    assert!(
+        msg.contains(
+            "hardware.catalog[2].processor.hz: Quadro RTX 4000: clock must be a positive number, between 0.001 and 100 GHz (got −1e-9 GHz)"
+        ),
+        "{msg}"
+    );
 
     let mut s = Scenario::example();
     s.hardware.cluster.workers[0].instance = "TPU v9".into();

@@ -8,7 +8,7 @@ pub mod presets;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::fmt_count;
+use crate::scenario::validate::Bounds;
 
 /// How a device's peak rate is described at clock level (Zeng Sec. 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,42 +85,72 @@ impl Processor {
         }
     }
 
-    pub fn validate(&self, owner: &str) -> Vec<String> {
+    /// Checks of every figure, each as (field under `processor`, message
+    /// naming `owner`), e.g. `("hz", "X: clock must be between …")`.
+    pub fn validate(&self, owner: &str) -> Vec<(&'static str, String)> {
         let mut errs = Vec::new();
-        let hz = match *self {
+        let mut check = |field: &'static str, what: &str, b: Bounds, v: f64| {
+            if let Some(m) = b.check(what, v) {
+                errs.push((field, format!("{owner}: {m}")));
+            }
+        };
+        match *self {
             Processor::Cpu { hz, simd } => {
-                if !(simd.is_finite() && simd > 0.0) {
-                    errs.push(format!(
-                        "{owner}: SIMD width must be a positive number (got {simd})"
-                    ));
-                }
-                hz
+                check("hz", "clock", CLOCK, hz);
+                check("simd", "SIMD factor", SIMD, simd);
             }
             Processor::Gpu {
                 hz,
                 stream_processors,
                 ..
             } => {
-                if stream_processors == 0 {
-                    errs.push(format!("{owner}: stream processors must be at least 1"));
-                }
-                hz
+                check("hz", "clock", CLOCK, hz);
+                check(
+                    "stream_processors",
+                    "stream processors",
+                    STREAM_PROCESSORS,
+                    f64::from(stream_processors),
+                );
             }
-        };
-        if !(hz.is_finite() && hz > 0.0) {
-            errs.push(format!(
-                "{owner}: clock must be a positive number of GHz (got {})",
-                hz / 1e9
-            ));
-        } else if hz > 1e11 {
-            errs.push(format!(
-                "{owner}: clock of {} GHz is not a real device",
-                hz / 1e9
-            ));
         }
         errs
     }
 }
+
+// Where each figure must lie (SI inside; the bounds say how people type
+// them). Wide enough for any real device, narrow enough that no model's
+// arithmetic overflows or vanishes (a subnormal clock would give "inf s").
+
+/// Clock: 1 MHz to 100 GHz.
+pub const CLOCK: Bounds = Bounds::shown(1e6, 1e11, 1e9, "GHz");
+/// Effective SIMD factor (FLOP per cycle).
+pub const SIMD: Bounds = Bounds::plain(0.01, 1e4);
+/// Stream processors of a GPU.
+pub const STREAM_PROCESSORS: Bounds = Bounds::plain(1.0, 1e6);
+/// An instance's rate: 1 MFLOP/s to 1 EFLOP/s.
+pub const RATE: Bounds = Bounds::shown(1e6, 1e18, 1e9, "GFLOP/s");
+/// A network link, bytes/s: 1 kb/s to 10 Tb/s, typed in Gb/s.
+pub const NETWORK: Bounds = Bounds::shown(125.0, 1.25e12, 1.25e8, "Gb/s");
+/// Bandwidth between the GPUs of one instance, bytes/s: 1 kB/s to 100 TB/s.
+pub const INTERCONNECT: Bounds = Bounds::shown(1e3, 1e14, 1e9, "GB/s");
+/// Host memory, bytes: 1 MB to 1 PB.
+pub const MEMORY: Bounds = Bounds::shown(1e6, 1e15, 1e9, "GB");
+/// Memory of one GPU, bytes: 1 MB to 10 TB.
+pub const GPU_MEMORY: Bounds = Bounds::shown(1e6, 1e13, 1e9, "GB");
+/// A price, USD per hour: free, or from a millionth of a dollar to $10,000.
+pub const PRICE: Bounds = Bounds::shown(0.0, 1e4, 1.0, "USD/h").or_zero_from(1e-6);
+/// GPUs per instance.
+pub const GPUS: Bounds = Bounds::plain(0.0, 1024.0);
+/// Most instances of one type an account may run.
+pub const QUOTA: Bounds = Bounds::plain(0.0, 1e6);
+/// Samples per iteration on one worker.
+pub const BATCH: Bounds = Bounds::plain(1.0, MAX_BATCH as f64);
+/// Workers in one group.
+pub const GROUP_COUNT: Bounds = Bounds::plain(1.0, 1e5);
+/// Parameter-server nodes.
+pub const PS_COUNT: Bounds = Bounds::plain(1.0, MAX_WORKERS as f64);
+/// Start-up time per transfer: 0 to 1 hour.
+pub const LATENCY: Bounds = Bounds::shown(0.0, 3600.0, 1.0, "s");
 
 /// One entry of the instance catalog. Every model reads the fields it
 /// needs and says which are missing. Units: FLOP/s, bytes, bytes/s, USD/h.
@@ -183,66 +213,71 @@ impl Instance {
         }
     }
 
-    /// Checks of every field, each message naming the instance.
-    pub fn validate(&self) -> Vec<String> {
+    /// Checks of every field, each as (field of the instance, e.g.
+    /// `processor.hz` or `price_per_hour`, message naming the instance).
+    pub fn validate(&self) -> Vec<(&'static str, String)> {
         let name = &self.name;
-        let mut errs = Vec::new();
+        let mut errs: Vec<(&'static str, String)> = Vec::new();
         if let Some(p) = &self.processor {
-            errs.extend(p.validate(name));
+            for (field, m) in p.validate(name) {
+                errs.push((
+                    match field {
+                        "hz" => "processor.hz",
+                        "simd" => "processor.simd",
+                        _ => "processor.stream_processors",
+                    },
+                    m,
+                ));
+            }
             if self.flops_per_s.is_some() {
-                errs.push(format!(
-                    "{name}: give the rate either by clock (processor) or as FLOP/s, not both"
+                errs.push((
+                    "flops_per_s",
+                    format!(
+                        "{name}: give the rate either by clock (processor) or as FLOP/s, not both"
+                    ),
                 ));
             }
         }
-        // (what, value, display scale, display unit, largest accepted).
-        let checks: [(&str, Option<f64>, f64, &str, f64); 7] = [
-            ("rate", self.flops_per_s, 1e9, "GFLOP/s", 1e21),
+        let checks: [(&'static str, &str, Bounds, Option<f64>); 9] = [
+            ("flops_per_s", "rate", RATE, self.flops_per_s),
             (
+                "network_bytes_per_s",
                 "network bandwidth",
+                NETWORK,
                 self.network_bytes_per_s,
-                1e9 / 8.0,
-                "Gb/s",
-                1e15,
             ),
-            ("GPU memory", self.gpu_memory_bytes, 1e9, "GB", 1e15),
-            ("memory", self.memory_bytes, 1e9, "GB", 1e18),
             (
+                "gpu_memory_bytes",
+                "GPU memory",
+                GPU_MEMORY,
+                self.gpu_memory_bytes,
+            ),
+            ("memory_bytes", "memory", MEMORY, self.memory_bytes),
+            (
+                "interconnect_bytes_per_s",
                 "interconnect bandwidth",
+                INTERCONNECT,
                 self.interconnect_bytes_per_s,
-                1e9,
-                "GB/s",
-                1e15,
             ),
-            ("price per hour", self.price_per_hour, 1.0, "USD/h", 1e6),
             (
-                "spot price per hour",
-                self.spot_price_per_hour,
-                1.0,
-                "USD/h",
-                1e6,
+                "price_per_hour",
+                "price per hour",
+                PRICE,
+                self.price_per_hour,
             ),
+            (
+                "spot_price_per_hour",
+                "spot price per hour",
+                PRICE,
+                self.spot_price_per_hour,
+            ),
+            ("gpus", "GPUs per instance", GPUS, self.gpus.map(f64::from)),
+            ("quota", "quota", QUOTA, self.quota.map(f64::from)),
         ];
-        for (what, v, scale, unit, max) in checks {
-            let Some(v) = v else { continue };
-            let prices = what.contains("price");
-            let ok = v.is_finite() && v <= max && if prices { v >= 0.0 } else { v > 0.0 };
-            if ok {
-                continue;
+        for (field, what, bounds, v) in checks {
+            if let Some(m) = v.and_then(|v| bounds.check(what, v)) {
+                errs.push((field, format!("{name}: {m}")));
             }
-            let top = if max / scale < 1e12 {
-                fmt_count(max / scale)
-            } else {
-                format!("{:e}", max / scale)
-            };
-            let got = v / scale;
-            errs.push(if prices {
-                format!("{name}: {what} must be ≥ 0 and at most {top} {unit} (got {got})")
-            } else {
-                format!(
-                    "{name}: {what} must be a positive number of {unit}, at most {top} (got {got})"
-                )
-            });
         }
         errs
     }
@@ -322,7 +357,7 @@ pub struct Cluster {
 /// Largest total worker count accepted.
 pub const MAX_WORKERS: u32 = 4096;
 /// Largest per-worker batch accepted.
-pub const MAX_BATCH: u32 = 1 << 20;
+pub const MAX_BATCH: u32 = 1_000_000;
 
 impl Cluster {
     pub fn total_workers(&self) -> u32 {
@@ -374,7 +409,7 @@ pub fn parse_catalog(text: &str) -> Result<Vec<Instance>, String> {
         if inst.name.trim().is_empty() {
             return Err(format!("instance {}: needs a name", i + 1));
         }
-        if let Some(e) = inst.validate().into_iter().next() {
+        if let Some((_, e)) = inst.validate().into_iter().next() {
             return Err(format!("instance {}: {e}", i + 1));
         }
         out.push(inst);

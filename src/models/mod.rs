@@ -34,6 +34,17 @@ pub trait Model: Sync {
     }
     /// The model's report, assuming `s` passed `validate_for(self)`.
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable>;
+    /// What its figures assume, in one sentence, for readers comparing two
+    /// models' numbers for the same cluster.
+    fn assumes(&self) -> &'static str {
+        ""
+    }
+    /// Charts the page's overview may show: (place, chart key), places
+    /// `timeline` and `cost`. For each place the overview takes the last
+    /// registry model with such a chart.
+    fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
 }
 
 /// One input a model reads.

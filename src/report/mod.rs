@@ -547,4 +547,42 @@ impl Report {
     pub fn chart(&self, key: &str) -> Option<&Chart> {
         self.charts.iter().find(|c| c.key == key)
     }
+
+    /// Where the report holds a number that is not finite (NaN or ±∞),
+    /// e.g. "figure iteration-time", if anywhere. Validation keeps every
+    /// input in a range where no model overflows; this is the check that
+    /// nothing slipped through ("inf s" or "$NaN" must never be shown).
+    pub fn non_finite(&self) -> Option<String> {
+        let bad = |v: f64| !v.is_finite();
+        let value = |v: &Value| v.number().is_some_and(bad);
+        if let Some(f) = self
+            .headline
+            .iter()
+            .chain(&self.figures)
+            .find(|f| value(&f.value))
+        {
+            return Some(format!("figure {}", f.key));
+        }
+        for t in &self.tables {
+            if t.rows.iter().flatten().any(value) {
+                return Some(format!("table {}", t.key));
+            }
+        }
+        for c in &self.charts {
+            let data = c.series.iter().any(|s| match &s.data {
+                SeriesData::Xy { x, y } => x.iter().chain(y).copied().any(bad),
+                SeriesData::Segments { start, end, .. } => {
+                    start.iter().chain(end).copied().any(bad)
+                }
+            });
+            let marks = c.markers.iter().any(|m| match m {
+                Marker::Vertical { x, .. } => bad(*x),
+                Marker::Horizontal { y, .. } | Marker::Below { y, .. } => bad(*y),
+            });
+            if data || marks {
+                return Some(format!("chart {}", c.key));
+            }
+        }
+        None
+    }
 }

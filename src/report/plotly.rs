@@ -313,13 +313,14 @@ pub fn figure(c: &Chart) -> Value {
     // ~7 px per character of the 12 px font.
     let left = if timeline {
         let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
-        (7 * widest + 30).clamp(80, 320)
+        (7 * widest + 50).clamp(80, 340)
     } else {
         80
     };
     let right = if c.y2.is_some() { 80 } else { 20 };
     let mut layout = json!({
-        "title": { "text": escape(&c.title) },
+        // A title longer than a narrow chart is cut by plotly, not wrapped.
+        "title": { "text": escape(&c.title), "font": { "size": 14 } },
         "height": height,
         "margin": { "l": left, "r": right, "t": 50, "b": 55 },
         "legend": { "bgcolor": TRANSPARENT },
@@ -330,6 +331,17 @@ pub fn figure(c: &Chart) -> Value {
     });
     if timeline {
         layout["barmode"] = json!("overlay");
+        // Above the plot: at the right it covers the end-of-iteration label.
+        layout["legend"] = json!({
+            "bgcolor": TRANSPARENT,
+            "orientation": "h",
+            "x": 0, "xanchor": "left",
+            "y": 1.0, "yanchor": "bottom",
+        });
+        layout["title"]["yref"] = json!("container");
+        layout["title"]["y"] = json!(0.98);
+        layout["title"]["yanchor"] = json!("top");
+        layout["margin"]["t"] = json!(80);
         // Rows read top-down in the order they first appear.
         layout["yaxis"]["type"] = json!("category");
         layout["yaxis"]["autorange"] = json!("reversed");

@@ -103,6 +103,12 @@ impl Unit {
             Unit::Usd | Unit::UsdPerHour if shown.is_finite() && shown.abs() >= 1.0 => {
                 fmt_grouped(shown, 2)
             }
+            // Fractions of a cent stay in plain decimals: "$0.0004842".
+            Unit::Usd | Unit::UsdPerHour if shown.abs() >= 1e-6 && shown.abs() < 1e-3 => {
+                let mag = shown.abs().log10().floor() as i32;
+                let decimals = (3 - mag).max(0) as usize;
+                format!("{shown:.decimals$}")
+            }
             Unit::Percent if shown.is_finite() && shown.abs() >= 10.0 => format!("{shown:.1}"),
             _ => fmt_sig(shown),
         }
@@ -179,6 +185,9 @@ mod tests {
         assert_eq!(Unit::Hours.display(5400.0), "1.500 h");
         assert_eq!(Unit::Usd.display(1234.5), "$1,234.50");
         assert_eq!(Unit::Usd.display(0.0123), "$0.01230");
+        assert_eq!(Unit::Usd.display(4.8416e-4), "$0.0004842");
+        assert_eq!(Unit::Usd.display(2.5e-6), "$0.000002500");
+        assert_eq!(Unit::UsdPerHour.display(1e-9), "$1.000e-9/h");
         assert_eq!(Unit::Count.display(4096.0), "4,096");
         assert_eq!(Unit::Count.display(7.0), "7");
         assert_eq!(Unit::Percent.display(0.54), "54.0%");

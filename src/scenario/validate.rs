@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::Scenario;
-use crate::hardware::{MAX_BATCH, MAX_WORKERS};
+use crate::hardware::{BATCH, GROUP_COUNT, LATENCY, MAX_WORKERS, NETWORK, PS_COUNT};
 use crate::models::{Model, MODELS};
+use crate::report::fmt_count;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -24,6 +25,148 @@ pub(crate) fn err(field: impl Into<String>, message: impl Into<String>) -> Field
 
 pub(crate) fn positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
+}
+
+/// Where a number must lie, and how people type it: `lo..=hi` in SI
+/// units, shown divided by `scale` with `unit` ("GHz": `scale` 1e9).
+/// Messages say the range and the value in the shown unit, so a clock of
+/// 1e-320 Hz reads "clock must be between 0.001 and 100 GHz (got 1e-329 GHz)".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub lo: f64,
+    pub hi: f64,
+    /// SI units per shown unit.
+    pub scale: f64,
+    /// The shown unit ("" for plain numbers and counts).
+    pub unit: &'static str,
+    /// Smallest magnitude accepted other than 0, for ranges that start at
+    /// 0 (a price of 1e-320 USD/h is no price a provider charges, and
+    /// ratios of such costs overflow); 0 for none.
+    pub floor: f64,
+}
+
+impl Bounds {
+    /// A plain number or count, shown as stored.
+    pub const fn plain(lo: f64, hi: f64) -> Self {
+        Bounds {
+            lo,
+            hi,
+            scale: 1.0,
+            unit: "",
+            floor: 0.0,
+        }
+    }
+
+    /// A quantity stored in SI and shown in `unit` (`scale` SI per unit).
+    pub const fn shown(lo: f64, hi: f64, scale: f64, unit: &'static str) -> Self {
+        Bounds {
+            lo,
+            hi,
+            scale,
+            unit,
+            floor: 0.0,
+        }
+    }
+
+    /// The same range, with 0 or at least `floor` accepted.
+    pub const fn or_zero_from(self, floor: f64) -> Self {
+        Bounds { floor, ..self }
+    }
+
+    /// Finite and within `lo..=hi` (and 0 or at least `floor`).
+    pub fn contains(&self, v: f64) -> bool {
+        v.is_finite() && v >= self.lo && v <= self.hi && (v == 0.0 || v.abs() >= self.floor)
+    }
+
+    /// `None` when `v` is in range, else "what must be between … (got …)".
+    pub fn check(&self, what: &str, v: f64) -> Option<String> {
+        (!self.contains(v)).then(|| self.message(what, v))
+    }
+
+    /// "clock must be between 0.001 and 100 GHz (got 1e-329 GHz)".
+    pub fn message(&self, what: &str, v: f64) -> String {
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        let lo = if self.floor > 0.0 && self.lo == 0.0 {
+            format!("0 or between {}", fmt_bound(self.floor / self.scale))
+        } else if self.lo > 0.0 && (v.is_nan() || v <= 0.0) {
+            // Zero, negative or not a number where only a positive makes
+            // sense: say that first.
+            format!(
+                "a positive number, between {}",
+                fmt_bound(self.lo / self.scale)
+            )
+        } else {
+            format!("between {}", fmt_bound(self.lo / self.scale))
+        };
+        format!(
+            "{what} must be {lo} and {}{unit} (got {}{unit})",
+            fmt_bound(self.hi / self.scale),
+            fmt_typed(v, self.scale)
+        )
+    }
+}
+
+/// A range's end as people read it: "1,000,000", "0.001", "1e-6".
+fn fmt_bound(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        fmt_count(v)
+    } else {
+        fmt_typed(v, 1.0)
+    }
+}
+
+/// `v / scale` as the user would have typed it: the shortest form that
+/// reads back (after rounding off float noise to 12 digits), scientific
+/// outside 1e-6..1e15, "−" for negatives. A subnormal that would vanish in
+/// the division keeps its digits: 1e-320 Hz in GHz is "1e-329".
+pub fn fmt_typed(v: f64, scale: f64) -> String {
+    if v.is_nan() {
+        return "not a number".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "infinity" } else { "−infinity" }.into();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let sign = if v < 0.0 { "−" } else { "" };
+    let a = v.abs();
+    // Mantissa and exponent of `a / scale`, worked out apart so that
+    // neither an underflow nor an overflow of the quotient loses them.
+    let (am, ae) = split10(a);
+    let (sm, se) = split10(scale.abs());
+    let mut m = am / sm;
+    let mut e = ae - se;
+    while m >= 10.0 {
+        m /= 10.0;
+        e += 1;
+    }
+    while m < 1.0 {
+        m *= 10.0;
+        e -= 1;
+    }
+    // Float noise off: 12 significant digits.
+    let m: f64 = format!("{m:.11}").parse().unwrap_or(m);
+    let (m, e) = if m >= 10.0 { (m / 10.0, e + 1) } else { (m, e) };
+    if (-6..15).contains(&e) {
+        let shown: f64 = format!("{m}e{e}").parse().unwrap_or(f64::NAN);
+        if shown.is_finite() && shown != 0.0 {
+            let shown: f64 = format!("{shown:.12e}").parse().unwrap_or(shown);
+            return format!("{sign}{shown}");
+        }
+    }
+    format!("{sign}{m}e{e}")
+}
+
+/// `a = m · 10^e` with `1 <= m < 10`, for finite `a > 0` (subnormals too).
+fn split10(a: f64) -> (f64, i32) {
+    let s = format!("{a:e}");
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    (m.parse().unwrap_or(1.0), e.parse().unwrap_or(0))
 }
 
 impl Scenario {
@@ -51,122 +194,79 @@ impl Scenario {
     }
 
     /// Checks of the shared document (workload, catalog, cluster, goals).
+    /// Every number has a range that makes sense (see the `Bounds` in
+    /// `hardware` and here); each message names the device or group and
+    /// says the range and the value in the unit people type.
     pub fn validate_shared(&self) -> Vec<FieldError> {
         let mut errs: Vec<FieldError> = self
             .workload
             .network
-            .validate()
+            .validate_fields()
             .into_iter()
-            .map(|m| err("workload.network", m))
+            .map(|(field, m)| err(field, m))
             .collect();
 
         let mut names = std::collections::HashSet::new();
         for (i, inst) in self.hardware.catalog.iter().enumerate() {
             let field = format!("hardware.catalog[{i}]");
             if inst.name.trim().is_empty() {
-                errs.push(err(&field, "every instance needs a name"));
+                errs.push(err(
+                    format!("{field}.name"),
+                    format!("catalog entry {} needs a name", i + 1),
+                ));
             } else if !names.insert(inst.name.as_str()) {
                 errs.push(err(
-                    &field,
+                    format!("{field}.name"),
                     format!("the name '{}' is used twice", inst.name),
                 ));
             }
-            errs.extend(inst.validate().into_iter().map(|m| err(&field, m)));
+            errs.extend(
+                inst.validate()
+                    .into_iter()
+                    .map(|(f, m)| err(format!("{field}.{f}"), m)),
+            );
         }
 
         let cluster = &self.hardware.cluster;
         let mut total: u64 = 0;
         for (i, g) in cluster.workers.iter().enumerate() {
             let field = format!("hardware.cluster.workers[{i}]");
+            let who = if g.instance.trim().is_empty() {
+                format!("worker group {}", i + 1)
+            } else {
+                format!("{} workers", g.instance)
+            };
             if self.instance(&g.instance).is_none() {
                 errs.push(err(
-                    &field,
+                    format!("{field}.instance"),
                     format!("'{}' is not in the instance catalog", g.instance),
                 ));
             }
-            if g.count == 0 {
-                errs.push(err(format!("{field}.count"), "count must be at least 1"));
+            if let Some(m) = GROUP_COUNT.check("count", f64::from(g.count)) {
+                errs.push(err(format!("{field}.count"), format!("{who}: {m}")));
             }
             total += u64::from(g.count);
-            if g.batch_size == 0 || g.batch_size > MAX_BATCH {
-                errs.push(err(
-                    format!("{field}.batch_size"),
-                    format!(
-                        "batch size must be between 1 and {MAX_BATCH} (got {})",
-                        g.batch_size
-                    ),
-                ));
+            if let Some(m) = BATCH.check("batch size", f64::from(g.batch_size)) {
+                errs.push(err(format!("{field}.batch_size"), format!("{who}: {m}")));
             }
         }
         if total > u64::from(MAX_WORKERS) {
             errs.push(err(
                 "hardware.cluster.workers",
-                format!("{total} workers is more than the {MAX_WORKERS} this page models"),
+                format!(
+                    "{} workers is more than the {} this page models",
+                    fmt_count(total as f64),
+                    fmt_count(f64::from(MAX_WORKERS))
+                ),
             ));
         }
         if let Some(bw) = cluster.ps.link_bytes_per_s {
-            if !(positive(bw) && bw <= 1e15) {
-                errs.push(err(
-                    "hardware.cluster.ps.link",
-                    format!(
-                        "the PS link must be a positive number of Gb/s up to 8,000,000 (got {})",
-                        bw * 8.0 / 1e9
-                    ),
-                ));
+            if let Some(m) = NETWORK.check("the PS link per node", bw) {
+                errs.push(err("hardware.cluster.ps.link", m));
             }
         }
-        let lat = cluster.ps.latency_s;
-        if !(lat.is_finite() && lat >= 0.0) {
-            errs.push(err(
-                "hardware.cluster.ps.latency",
-                format!("latency must be ≥ 0 s (got {lat})"),
-            ));
-        }
-
-        for (field, v) in [
-            ("goals.time", self.goals.time_s),
-            ("goals.loss", self.goals.loss),
-            ("goals.budget", self.goals.budget_usd),
-        ] {
-            if let Some(v) = v {
-                if !positive(v) {
-                    errs.push(err(field, format!("must be a positive number (got {v})")));
-                }
-            }
-        }
-
-        if let Some(p) = &self.workload.profile {
-            for (field, v) in [
-                ("workload.profile.w_iter", p.w_iter_flop),
-                ("workload.profile.g_param", p.g_param_bytes),
-                ("workload.profile.c_prof", p.c_prof_flops),
-                ("workload.profile.b_prof", p.b_prof_bytes_per_s),
-                ("workload.profile.c_base", p.c_base_flops),
-            ] {
-                if !positive(v) {
-                    errs.push(err(field, format!("must be a positive number (got {v})")));
-                }
-            }
-        }
-        if let Some(l) = &self.workload.loss {
-            if !positive(l.beta0) {
-                errs.push(err(
-                    "workload.loss.beta0",
-                    format!("β0 must be a positive number (got {})", l.beta0),
-                ));
-            }
-            if !l.beta1.is_finite() {
-                errs.push(err(
-                    "workload.loss.beta1",
-                    format!("β1 must be a number (got {})", l.beta1),
-                ));
-            } else if positive(l.beta0) && l.beta1 >= l.beta0 {
-                let msg = format!(
-                    "β1 = {} must be below β0 = {} (Eq. 1 assumes β0 > β1)",
-                    l.beta1, l.beta0
-                );
-                errs.push(err("workload.loss.beta1", msg));
-            }
+        if let Some(m) = LATENCY.check("the start-up time per transfer", cluster.ps.latency_s) {
+            errs.push(err("hardware.cluster.ps.latency", m));
         }
         if let Some(name) = &cluster.ps.instance {
             if self.instance(name).is_none() {
@@ -176,15 +276,143 @@ impl Scenario {
                 ));
             }
         }
-        if cluster.ps.count == 0 || cluster.ps.count > MAX_WORKERS {
-            errs.push(err(
-                "hardware.cluster.ps.count",
-                format!(
-                    "PS nodes must be between 1 and {MAX_WORKERS} (got {})",
-                    cluster.ps.count
+        if let Some(m) = PS_COUNT.check("PS nodes", f64::from(cluster.ps.count)) {
+            errs.push(err("hardware.cluster.ps.count", m));
+        }
+
+        errs.extend(self.goals.validate());
+
+        if let Some(p) = &self.workload.profile {
+            for (field, what, bounds, v) in [
+                ("workload.profile.w_iter", "w_iter", W_ITER, p.w_iter_flop),
+                (
+                    "workload.profile.g_param",
+                    "g_param",
+                    G_PARAM,
+                    p.g_param_bytes,
                 ),
-            ));
+                (
+                    "workload.profile.c_prof",
+                    "c_prof",
+                    PROFILE_RATE,
+                    p.c_prof_flops,
+                ),
+                (
+                    "workload.profile.b_prof",
+                    "b_prof",
+                    B_PROF,
+                    p.b_prof_bytes_per_s,
+                ),
+                (
+                    "workload.profile.c_base",
+                    "c_base",
+                    PROFILE_RATE,
+                    p.c_base_flops,
+                ),
+            ] {
+                if let Some(m) = bounds.check(what, v) {
+                    errs.push(err(field, format!("profile '{}': {m}", p.name)));
+                }
+            }
+        }
+        if let Some(l) = &self.workload.loss {
+            if let Some(m) = BETA0.check("β0", l.beta0) {
+                errs.push(err("workload.loss.beta0", m));
+            }
+            if let Some(m) = BETA1.check("β1", l.beta1) {
+                errs.push(err("workload.loss.beta1", m));
+            } else if BETA0.contains(l.beta0) && l.beta1 >= l.beta0 {
+                let msg = format!(
+                    "β1 = {} must be below β0 = {} (Eq. 1 assumes β0 > β1)",
+                    fmt_typed(l.beta1, 1.0),
+                    fmt_typed(l.beta0, 1.0)
+                );
+                errs.push(err("workload.loss.beta1", msg));
+            }
         }
         errs
+    }
+}
+
+/// Goals: positive and finite, said in the unit they are typed in.
+impl super::Goals {
+    pub fn validate(&self) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        for (field, what, scale, unit, v) in [
+            ("goals.time", "time goal", 3600.0, " h", self.time_s),
+            ("goals.loss", "loss goal", 1.0, "", self.loss),
+            ("goals.budget", "budget", 1.0, " USD", self.budget_usd),
+        ] {
+            if let Some(v) = v {
+                if !positive(v) {
+                    errs.push(err(
+                        field,
+                        format!(
+                            "{what} must be a positive number (got {}{unit})",
+                            fmt_typed(v, scale)
+                        ),
+                    ));
+                }
+            }
+        }
+        errs
+    }
+}
+
+/// The job profile's figures: w_iter (typed in GFLOP), g_param (MB),
+/// c_prof and c_base (GFLOP/s), b_prof (MB/s).
+pub const W_ITER: Bounds = Bounds::shown(1e6, 1e21, 1e9, "GFLOP");
+pub const G_PARAM: Bounds = Bounds::shown(1e3, 1e13, 1e6, "MB");
+pub const PROFILE_RATE: Bounds = Bounds::shown(1e6, 1e18, 1e9, "GFLOP/s");
+pub const B_PROF: Bounds = Bounds::shown(125.0, 1.25e12, 1e6, "MB/s");
+/// Eq. 1's coefficients.
+pub const BETA0: Bounds = Bounds::plain(1e-9, 1e12);
+pub const BETA1: Bounds = Bounds::plain(-1e12, 1e12);
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn values_read_as_typed() {
+        assert_eq!(fmt_typed(1e-320, 1e9), "1e-329");
+        assert_eq!(fmt_typed(1e-320, 1.25e8), "8e-329");
+        assert_eq!(fmt_typed(2.5e9, 1e9), "2.5");
+        assert_eq!(fmt_typed(-3600.0, 3600.0), "−1");
+        assert_eq!(fmt_typed(0.3e9, 1e9), "0.3");
+        assert_eq!(fmt_typed(1.0 / 3.0, 1.0), "0.333333333333");
+        assert_eq!(fmt_typed(1e300, 1e-9), "1e309");
+        assert_eq!(fmt_typed(123456789.0, 1.0), "123456789");
+        assert_eq!(fmt_typed(0.0, 1e9), "0");
+        assert_eq!(fmt_typed(f64::NAN, 1.0), "not a number");
+        assert_eq!(fmt_typed(f64::NEG_INFINITY, 1.0), "−infinity");
+    }
+
+    #[test]
+    fn ranges_say_their_ends() {
+        let clock = Bounds::shown(1e6, 1e11, 1e9, "GHz");
+        assert!(clock.contains(1e6) && clock.contains(1e11));
+        assert!(!clock.contains(1e-320) && !clock.contains(f64::NAN));
+        assert_eq!(
+            clock.check("clock", 1e-320).as_deref(),
+            Some("clock must be between 0.001 and 100 GHz (got 1e-329 GHz)")
+        );
+        assert_eq!(
+            Bounds::plain(1.0, 1e6).message("batch size", 0.0),
+            "batch size must be a positive number, between 1 and 1,000,000 (got 0)"
+        );
+        assert_eq!(
+            clock.message("clock", -2e9),
+            "clock must be a positive number, between 0.001 and 100 GHz (got −2 GHz)"
+        );
+        let price = Bounds::shown(0.0, 1e4, 1.0, "USD/h").or_zero_from(1e-6);
+        assert!(price.contains(0.0) && price.contains(1e-6) && !price.contains(1e-320));
+        assert_eq!(
+            price.message("price", 1e-320),
+            "price must be 0 or between 0.000001 and 10,000 USD/h (got 1e-320 USD/h)"
+        );
     }
 }

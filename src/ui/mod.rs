@@ -13,6 +13,7 @@ mod report_view;
 mod runtime;
 mod state;
 mod toolbar;
+mod views;
 mod workload_panel;
 mod zeng_inputs;
 
@@ -51,23 +52,21 @@ pub fn App() -> impl IntoView {
             <div class="brand">
                 <h1>"ddnn-planner"</h1>
                 <p class="tagline">
-                    "Distributed DNN training time and cost on heterogeneous parameter-server clusters, and the cheapest cluster for a goal — computed in your browser; nothing leaves this page."
+                    "Distributed DNN training time and cost, and the cheapest cluster for a goal — computed in your browser; nothing leaves this page."
                 </p>
             </div>
             <toolbar::Toolbar />
         </header>
         <Banner />
         <main class="layout">
-            <section class="inputs" aria-label="inputs">
-                <workload_panel::WorkloadPanel />
-                <cluster_panel::ClusterPanel />
-                <zeng_inputs::ZengInputs />
-                <cynthia_inputs::CynthiaInputs />
-                <catalog_panel::CatalogPanel />
-            </section>
+            <views::ViewTabs />
             <section class="outputs" aria-label="results">
-                <report_view::AllResults />
+                <views::ResultsView />
             </section>
+            <aside class="inputs" aria-label="inputs">
+                <views::InputTabs />
+                <views::InputsView />
+            </aside>
         </main>
         <footer class="foot">
             "Models: Zeng et al. 2023 (Eq. 4, 27-33, Algorithms 1-2) and Cynthia (Eq. 1-14, Algorithm 1), with the corrections in docs/zeng.md and docs/cynthia.md. "

@@ -44,17 +44,38 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
         "displaylogo": false,
         "modeBarButtonsToRemove": ["sendDataToCloud", "editInChartStudio"],
     });
-    let p = plotly_react(
-        el,
-        &js(&figure["data"]),
-        &js(&figure["layout"]),
-        &js(&config),
-    )
-    .map_err(|e| describe(&e))?;
+    let mut layout = figure["layout"].clone();
+    if dark_theme() {
+        dark(&mut layout);
+    }
+    let p = plotly_react(el, &js(&figure["data"]), &js(&layout), &js(&config))
+        .map_err(|e| describe(&e))?;
     JsFuture::from(p)
         .await
         .map(|_| ())
         .map_err(|e| describe(&e))
+}
+
+/// Whether the system asks for dark colours (the page's CSS follows it).
+fn dark_theme() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Text and grid colours readable on the dark page (the chart's
+/// background is transparent either way).
+fn dark(layout: &mut Value) {
+    let ink = "#e4e7eb";
+    let grid = "#343b45";
+    layout["font"] = serde_json::json!({ "color": ink });
+    for axis in ["xaxis", "yaxis", "yaxis2"] {
+        if let Some(a) = layout.get_mut(axis).and_then(Value::as_object_mut) {
+            a.insert("gridcolor".into(), grid.into());
+            a.insert("zerolinecolor".into(), grid.into());
+            a.insert("linecolor".into(), grid.into());
+        }
+    }
 }
 
 /// Draws small charts of the kinds the reports use off screen, twice

@@ -36,7 +36,7 @@ pub fn AllResults(
 /// computation takes long enough to notice (CSS delay), so fast edits do
 /// not flicker.
 #[component]
-fn RuntimeStatus() -> impl IntoView {
+pub fn RuntimeStatus() -> impl IntoView {
     let state = super::expect_state();
     let name = |id: &str| crate::models::by_id(id).map_or("…", |m| m.name());
     // The box stays while a request runs; only its text and bar follow the
@@ -150,7 +150,13 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
 }
 
 #[component]
-fn ReportBody(id: &'static str, report: Arc<Report>) -> impl IntoView {
+pub fn ReportBody(
+    id: &'static str,
+    report: Arc<Report>,
+    /// Headline only (the overview): notes stay in the model's own view.
+    #[prop(optional)]
+    compact: bool,
+) -> impl IntoView {
     let headline = report
         .headline
         .iter()
@@ -174,6 +180,7 @@ fn ReportBody(id: &'static str, report: Arc<Report>) -> impl IntoView {
     let notes = report
         .notes
         .iter()
+        .filter(|_| !compact)
         .map(|n| {
             let class = format!("note {}", n.level.label());
             view! { <li class=class>{n.text.clone()}</li> }

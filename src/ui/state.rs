@@ -93,6 +93,11 @@ pub struct AppState {
     pub validation: Memo<Vec<FieldError>>,
     /// The catalog's instance type names (every instance select reads these).
     pub instance_names: Memo<Vec<String>>,
+    /// The results view shown: `OVERVIEW` or a registry model's id. Part of
+    /// the address (`#s1.…&view=cynthia`), so a shared link opens it.
+    pub view: RwSignal<String>,
+    /// The input section shown.
+    pub inputs_tab: RwSignal<InputTab>,
     /// The newest request sent to the runtime (one per edit).
     pub revision: RwSignal<u64>,
     /// The model being computed, while a request runs.
@@ -111,6 +116,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new() -> Self {
+        let view = RwSignal::new(read_view());
         let (initial, banner, kept) = match read_hash() {
             None => (Scenario::example(), None, false),
             Some(frag) => match read_fragment(&frag) {
@@ -137,12 +143,21 @@ impl AppState {
             cancelled: RwSignal::new(None),
             link: RwSignal::new(None),
             export_status: RwSignal::new(None),
+            view,
+            inputs_tab: RwSignal::new(InputTab::Workload),
             keep_address_until: StoredValue::new(0),
             address_bar: StoredValue::new_local(AddressBar::default()),
             link_too_large: StoredValue::new(false),
             runtime: StoredValue::new_local(None),
         };
         state.sync_url(kept);
+        // A view change rewrites the address at once (no scenario change).
+        Effect::new(move |prev: Option<()>| {
+            let v = view.get();
+            if prev.is_some() {
+                set_view_param(&v);
+            }
+        });
         state.start_runtime();
         state
     }
@@ -381,11 +396,86 @@ impl AppState {
     }
 }
 
-/// The fragment without `#`, if any.
+/// The view that shows every model's headline side by side.
+pub const OVERVIEW: &str = "overview";
+
+/// The input sections, one shown at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputTab {
+    Workload,
+    Cluster,
+    Catalog,
+    Models,
+}
+
+impl InputTab {
+    pub const ALL: [InputTab; 4] = [
+        InputTab::Workload,
+        InputTab::Cluster,
+        InputTab::Catalog,
+        InputTab::Models,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            InputTab::Workload => "Workload",
+            InputTab::Cluster => "Cluster",
+            InputTab::Catalog => "Catalog",
+            InputTab::Models => "Goals & models",
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            InputTab::Workload => "workload",
+            InputTab::Cluster => "cluster",
+            InputTab::Catalog => "catalog",
+            InputTab::Models => "models",
+        }
+    }
+}
+
+/// The whole fragment without `#`: the scenario, then `&`-separated page
+/// parameters (base64url never contains `&`, so older links read as before).
+fn raw_hash() -> String {
+    let hash = window().location().hash().unwrap_or_default();
+    hash.strip_prefix('#').unwrap_or(&hash).to_string()
+}
+
+/// The fragment's scenario part, if any.
 pub fn read_hash() -> Option<String> {
-    let hash = window().location().hash().ok()?;
-    let frag = hash.strip_prefix('#').unwrap_or(&hash);
+    let raw = raw_hash();
+    let frag = raw.split('&').next().unwrap_or_default();
     (!frag.is_empty()).then(|| frag.to_string())
+}
+
+/// The page parameters after the scenario (`&view=cynthia`), with the `&`.
+pub fn hash_params() -> String {
+    let raw = raw_hash();
+    raw.find('&')
+        .map(|i| raw[i..].to_string())
+        .unwrap_or_default()
+}
+
+/// The view named in the address, else the overview. An unknown name (a
+/// model this page does not have) falls back to the overview.
+fn read_view() -> String {
+    let raw = raw_hash();
+    raw.split('&')
+        .skip(1)
+        .find_map(|kv| kv.strip_prefix("view="))
+        .filter(|v| crate::models::by_id(v).is_some())
+        .map_or_else(|| OVERVIEW.to_string(), str::to_string)
+}
+
+/// Writes `view` into the address, keeping the scenario part.
+fn set_view_param(view: &str) {
+    let params = if view == OVERVIEW {
+        String::new()
+    } else {
+        format!("&view={view}")
+    };
+    replace_raw_hash(&format!("{}{params}", read_hash().unwrap_or_default()));
 }
 
 /// Writes the fragment once edits pause: `replaceState` costs 10-40 ms in
@@ -436,7 +526,12 @@ impl AddressBar {
     }
 }
 
+/// Writes the scenario fragment, keeping the page parameters after it.
 fn replace_hash(frag: &str) {
+    replace_raw_hash(&format!("{frag}{}", hash_params()));
+}
+
+fn replace_raw_hash(frag: &str) {
     let w = window();
     let Ok(history) = w.history() else { return };
     let loc = w.location();
@@ -467,7 +562,7 @@ pub fn is_embed() -> bool {
 
 /// The current page address with the scenario fragment.
 pub fn share_url(embed: bool) -> String {
-    page_url(embed, &read_hash().unwrap_or_default())
+    page_url(embed, &raw_hash())
 }
 
 /// This page's address with `frag` (and `?embed=1` for the embed view).

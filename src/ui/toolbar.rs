@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use super::expect_state;
 use super::files::file_stem;
 use super::files::{download_text, read_upload};
-use super::state::{page_url, upgrade_banner};
+use super::state::{hash_params, page_url, upgrade_banner};
 use crate::runtime::ExportFormat;
 use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
@@ -47,7 +47,7 @@ pub fn Toolbar() -> impl IntoView {
             let url = match made
                 .unwrap_or_else(|| sc.with_untracked(encode_link).map_err(|e| e.to_string()))
             {
-                Ok(frag) => page_url(embed, &frag),
+                Ok(frag) => page_url(embed, &format!("{frag}{}", hash_params())),
                 Err(e) => {
                     link.set(None);
                     status.set(Some(format!(

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::layer::Layer;
+use crate::scenario::validate::Bounds;
 
 /// Figures taken as given instead of derived from layers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -98,52 +99,104 @@ impl Network {
 
     /// Every problem, each naming the field or layer that causes it.
     pub fn validate(&self) -> Vec<String> {
-        let mut errs = Vec::new();
+        self.validate_fields().into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// Every problem as (scenario field, message): the network's own
+    /// figures at `workload.network.<field>`, a layer at
+    /// `workload.network.layers[i]`. Messages name the network or layer.
+    pub fn validate_fields(&self) -> Vec<(String, String)> {
+        const AT: &str = "workload.network";
+        let name = &self.name;
+        let mut errs: Vec<(String, String)> = Vec::new();
         if self.layers.len() > MAX_LAYERS {
-            errs.push(format!(
-                "network '{}': {} layers is more than the {MAX_LAYERS} accepted",
-                self.name,
-                self.layers.len()
+            errs.push((
+                format!("{AT}.layers"),
+                format!(
+                    "network '{name}': {} layers is more than the {MAX_LAYERS} accepted",
+                    self.layers.len()
+                ),
             ));
             return errs;
         }
+        let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
+            if let Some(m) = b.check(what, v) {
+                errs.push((format!("{AT}.{field}"), format!("network '{name}': {m}")));
+            }
+        };
         match &self.given {
             Some(g) => {
-                if !(g.forward_flop.is_finite() && g.forward_flop > 0.0) {
-                    errs.push("given forward FLOP must be a positive number".into());
-                }
-                if !(g.weights.is_finite() && g.weights > 0.0) {
-                    errs.push("given weights must be a positive number".into());
-                }
+                check(
+                    "given.forward_flop",
+                    "given forward FLOP per sample",
+                    FORWARD_FLOP,
+                    g.forward_flop,
+                );
+                check("given.weights", "given weights", WEIGHTS, g.weights);
             }
             None => {
                 if self.layers.is_empty() {
-                    errs.push(format!(
-                        "network '{}' has no conv or fc layers: add rows to the layer table or pick a preset",
-                        self.name
+                    errs.push((
+                        format!("{AT}.layers"),
+                        format!(
+                            "network '{name}' has no conv or fc layers: add rows to the layer table or pick a preset"
+                        ),
                     ));
                 }
-                errs.extend(self.layers.iter().filter_map(|l| l.validate().err()));
+                let mut bad_layer = false;
+                for (i, l) in self.layers.iter().enumerate() {
+                    if let Err(m) = l.validate() {
+                        bad_layer = true;
+                        errs.push((format!("{AT}.layers[{i}]"), m));
+                    }
+                }
+                if !bad_layer && !self.layers.is_empty() {
+                    // Every dimension is in range; their products may still
+                    // describe no trainable network.
+                    let s = self.summary();
+                    let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
+                        if let Some(m) = b.check(what, v) {
+                            errs.push((format!("{AT}.{field}"), format!("network '{name}': {m}")));
+                        }
+                    };
+                    check(
+                        "layers",
+                        "forward FLOP per sample (Eq. 4, all layers)",
+                        FORWARD_FLOP,
+                        s.forward_flop_eq4,
+                    );
+                    check("layers", "weights (all layers)", WEIGHTS_OR_NONE, s.weights);
+                }
             }
         }
+        let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
+            if let Some(m) = b.check(what, v) {
+                errs.push((format!("{AT}.{field}"), format!("network '{name}': {m}")));
+            }
+        };
         if let Some(p) = self.pushes {
-            if p == 0 {
-                errs.push("number of pushes must be at least 1".into());
-            }
+            check("pushes", "pushes per iteration", PUSHES, f64::from(p));
         }
-        let extra = self.extra_forward_flop_per_sample;
-        if !(extra.is_finite() && extra >= 0.0) {
-            errs.push(format!(
-                "extra forward FLOP per sample must be ≥ 0 (got {extra})"
-            ));
-        }
+        check(
+            "extra_forward_flop_per_sample",
+            "extra forward FLOP per sample",
+            EXTRA_FLOP,
+            self.extra_forward_flop_per_sample,
+        );
         if let Some(t) = self.transfer_values {
-            if !(t.is_finite() && t > 0.0) {
-                errs.push(format!(
-                    "values per transfer must be a positive number (got {t})"
-                ));
-            }
+            check("transfer_values", "values per push/pull", WEIGHTS, t);
         }
         errs
     }
 }
+
+/// Forward FLOP per sample: up to 10^18 (a thousand times GPT-3's).
+pub const FORWARD_FLOP: Bounds = Bounds::plain(1.0, 1e18);
+/// Weights, and values per push/pull: 1 to 10^13.
+pub const WEIGHTS: Bounds = Bounds::plain(1.0, 1e13);
+/// A layer table's weights may sum to 0 (every layer's `params` 0).
+const WEIGHTS_OR_NONE: Bounds = Bounds::plain(0.0, 1e13);
+/// Gradient pushes per iteration.
+pub const PUSHES: Bounds = Bounds::plain(1.0, 1e6);
+/// Activation FLOP Eq. 4 leaves out, per sample.
+pub const EXTRA_FLOP: Bounds = Bounds::plain(0.0, 1e18);

@@ -36,8 +36,37 @@ export async function waitIteration(page, pred, what) {
   throw new Error(`iteration time never became ${what}; last ${last}`);
 }
 
+/** The input section each field the specs type into lives in (the page
+ *  shows one section at a time, like a user the specs open it first). */
+const INPUT_TAB = [
+  [/^(bandwidth-gbps|latency|ps-|group-)/, 'cluster'],
+  [/^(device-|calibrate|catalog-|add-aws)/, 'catalog'],
+  [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|flops-per-weight|sweep-max-workers|sync|pricing)/, 'models'],
+  [/^(layer-|forward-flop|network-|ignored-layers|weights)/, 'workload'],
+];
+
+/** Opens the input section `tab` (workload, cluster, catalog, models). */
+export async function showInputs(page, tab) {
+  const t = page.locator(ID(`inputs-${tab}`));
+  if ((await t.getAttribute('aria-selected')) !== 'true') await t.click();
+}
+
+/** Opens the results view `view` (overview or a model id). */
+export async function showView(page, view) {
+  const t = page.locator(ID(`view-${view}`));
+  if ((await t.getAttribute('aria-selected')) !== 'true') await t.click();
+}
+
+/** Opens the input section that holds field `testid`, if it is not shown. */
+export async function reveal(page, testid) {
+  if (await page.locator(ID(testid)).count()) return;
+  const hit = INPUT_TAB.find(([re]) => re.test(testid));
+  if (hit) await showInputs(page, hit[1]);
+}
+
 /** Types into a NumberField (select all, type, let the input event fire). */
 export async function setField(page, testid, text) {
+  await reveal(page, testid);
   const input = page.locator(ID(testid)).first();
   await input.fill(text);
 }

@@ -57,6 +57,14 @@ impl Model for Cynthia {
         "Cynthia"
     }
 
+    fn assumes(&self) -> &'static str {
+        "Cynthia (Eq. 3) takes the larger of a worker's profiled computation and its share of the PS nodes' CPU and network, as if they overlapped fully (BSP), so its iteration time is usually the lower one."
+    }
+
+    fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
+        &[("cost", "cost")]
+    }
+
     fn about(&self) -> &'static str {
         "parameter-server bottlenecks, training time and cost to a loss goal, and the cheapest homogeneous cluster for a time/loss/budget goal (Algorithm 1 next to an exact search)"
     }

@@ -8,7 +8,7 @@ use super::{
     iteration_flop, regime, simulate, throughput, Link, NetworkFigures, QueueResult, Regime,
     Throughput, WorkerInput, BYTES_PER_VALUE,
 };
-use crate::hardware::{Processor, WorkerGroup};
+use crate::hardware::{Pricing, Processor, WorkerGroup};
 use crate::scenario::{FieldError, Scenario};
 use crate::workload::NetworkSummary;
 
@@ -32,6 +32,9 @@ pub struct SweepPoint {
     pub iteration_s: f64,
     pub speedup: f64,
     pub communication_bound: bool,
+    /// `(n_workers × price + PS price) × t_iter × 1000 / 3600`, USD, when
+    /// every instance in use has a price.
+    pub cost_per_1000_usd: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -58,6 +61,125 @@ pub struct ZengEvaluation {
     pub worker_sweeps: Vec<Sweep>,
     /// Iteration time vs PS bandwidth for this cluster.
     pub bandwidth_sweep: Sweep,
+    /// What the cluster costs; `None` when an instance in use has no
+    /// price (`missing_prices` says which).
+    pub cost: Option<Cost>,
+    /// Instances in use without a price under the scenario's pricing, in
+    /// cluster order (workers, then the PS), each once.
+    pub missing_prices: Vec<MissingPrice>,
+    /// Whether the PS nodes have an instance type (and so a price).
+    pub ps_has_instance: bool,
+    /// The epoch, when `models.zeng.epoch_samples` is set.
+    pub epoch: Option<Epoch>,
+}
+
+/// The cluster's cost under `hardware.pricing` (USD; prices USD/h).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Cost {
+    pub pricing: Pricing,
+    /// Σ over workers of their instance's price, USD/h.
+    pub workers_usd_per_hour: f64,
+    /// `ps.count ×` the PS instance's price (0 without a PS instance), USD/h.
+    pub ps_usd_per_hour: f64,
+    /// `(workers + PS) × t_iter / 3600`.
+    pub per_iteration_usd: f64,
+    /// 1,000 iterations.
+    pub per_1000_iterations_usd: f64,
+    /// `iterations per epoch × per iteration`, with `epoch_samples`.
+    pub per_epoch_usd: Option<f64>,
+}
+
+impl Cost {
+    /// The whole cluster, USD/h.
+    pub fn usd_per_hour(&self) -> f64 {
+        self.workers_usd_per_hour + self.ps_usd_per_hour
+    }
+}
+
+/// An instance in use that has no price under the scenario's pricing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MissingPrice {
+    pub instance: String,
+    /// Its price field, e.g. `hardware.catalog[2].price_per_hour`.
+    pub field: String,
+    /// "price per hour" or "spot price".
+    pub what: &'static str,
+    /// Used as a PS node (else as a worker).
+    pub ps: bool,
+}
+
+/// One pass over `epoch_samples` samples under BSP.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Epoch {
+    pub samples: u64,
+    /// Σ of every worker's batch size: samples per iteration.
+    pub global_batch: u64,
+    /// `ceil(samples / global_batch)`.
+    pub iterations: u64,
+    /// `iterations × t_iter`, seconds.
+    pub time_s: f64,
+}
+
+/// Iterations of one epoch: `ceil(samples / global_batch)`.
+pub fn iterations_per_epoch(samples: u64, global_batch: u64) -> u64 {
+    if global_batch == 0 {
+        return 0;
+    }
+    samples.div_ceil(global_batch)
+}
+
+/// Cost of 1,000 iterations of `t_iter_s` on a cluster of `usd_per_hour`.
+pub fn cost_per_1000_usd(usd_per_hour: f64, t_iter_s: f64) -> f64 {
+    usd_per_hour * t_iter_s * 1000.0 / 3600.0
+}
+
+/// Each worker's price (workers in `worker_inputs` order) and the PS
+/// nodes' price, or the instances that have none.
+fn prices(s: &Scenario) -> (Vec<Option<f64>>, Option<f64>, Vec<MissingPrice>) {
+    let pricing = s.hardware.pricing;
+    let what = match pricing {
+        Pricing::OnDemand => "price per hour",
+        Pricing::Spot => "spot price",
+    };
+    let key = match pricing {
+        Pricing::OnDemand => "price_per_hour",
+        Pricing::Spot => "spot_price_per_hour",
+    };
+    let catalog = &s.hardware.catalog;
+    let mut missing: Vec<MissingPrice> = Vec::new();
+    let mut note = |name: &str, ps: bool| {
+        if missing.iter().any(|m| m.instance == name) {
+            return;
+        }
+        if let Some(i) = catalog.iter().position(|c| c.name == name) {
+            missing.push(MissingPrice {
+                instance: name.to_string(),
+                field: format!("hardware.catalog[{i}].{key}"),
+                what,
+                ps,
+            });
+        }
+    };
+    let mut per_worker = Vec::new();
+    for g in &s.hardware.cluster.workers {
+        let p = s.instance(&g.instance).and_then(|i| i.price(pricing));
+        if p.is_none() {
+            note(&g.instance, false);
+        }
+        per_worker.extend(std::iter::repeat_n(p, g.count as usize));
+    }
+    let ps = &s.hardware.cluster.ps;
+    let ps_price = match &ps.instance {
+        None => Some(0.0),
+        Some(name) => {
+            let p = s.instance(name).and_then(|i| i.price(pricing));
+            if p.is_none() {
+                note(name, true);
+            }
+            p.map(|p| f64::from(ps.count) * p)
+        }
+    };
+    (per_worker, ps_price, missing)
 }
 
 /// The figures the Zeng model reads from a scenario.
@@ -150,6 +272,7 @@ fn point(x: f64, net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> 
         iteration_s: q.iteration_s,
         speedup: throughput(&q).speedup,
         communication_bound: r.communication_bound,
+        cost_per_1000_usd: None,
     }
 }
 
@@ -244,20 +367,41 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
     let regime = regime(&queue, &workers);
     let throughput = throughput(&queue);
 
-    let max_n = section::settings(s).sweep_max_workers as usize;
+    let settings = section::settings(s);
+    let (worker_prices, ps_price, missing_prices) = prices(s);
+    // Prices only when every instance in use has one.
+    let priced: Option<(Vec<f64>, f64)> = worker_prices
+        .iter()
+        .copied()
+        .collect::<Option<Vec<f64>>>()
+        .zip(ps_price)
+        .filter(|_| missing_prices.is_empty());
+    let with_cost = |mut p: SweepPoint, usd_per_hour: Option<f64>| {
+        p.cost_per_1000_usd = usd_per_hour.map(|c| cost_per_1000_usd(c, p.iteration_s));
+        p
+    };
+
+    let max_n = settings.sweep_max_workers as usize;
     let mut worker_sweeps = Vec::new();
-    let mut seen: Vec<(&Processor, u32)> = Vec::new();
-    for w in &workers {
-        if seen
-            .iter()
-            .any(|(p, b)| *p == &w.processor && *b == w.batch_size)
-        {
+    // One line per device and batch (and price: two catalog entries of
+    // one processor at different prices cost differently).
+    let mut seen: Vec<(&Processor, u32, Option<u64>)> = Vec::new();
+    for (k, w) in workers.iter().enumerate() {
+        let price = priced.as_ref().map(|(p, _)| p[k]);
+        let id = (&w.processor, w.batch_size, price.map(f64::to_bits));
+        if seen.contains(&id) {
             continue;
         }
-        seen.push((&w.processor, w.batch_size));
+        seen.push(id);
         let label = w.name.split(" #").next().unwrap_or(&w.name).to_string();
         let points = (1..=max_n)
-            .map(|n| point(n as f64, &net, &vec![w.clone(); n], &link))
+            .map(|n| {
+                let usd = priced
+                    .as_ref()
+                    .zip(price)
+                    .map(|((_, ps), p)| n as f64 * p + ps);
+                with_cost(point(n as f64, &net, &vec![w.clone(); n], &link), usd)
+            })
             .collect();
         worker_sweeps.push(Sweep {
             label: format!("{label} only (bs {})", w.batch_size),
@@ -268,7 +412,10 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         let points = (1..=max_n)
             .map(|n| {
                 let mix: Vec<WorkerInput> = workers.iter().cycle().take(n).cloned().collect();
-                point(n as f64, &net, &mix, &link)
+                let usd = priced
+                    .as_ref()
+                    .map(|(p, ps)| p.iter().cycle().take(n).sum::<f64>() + ps);
+                with_cost(point(n as f64, &net, &mix, &link), usd)
             })
             .collect();
         worker_sweeps.push(Sweep {
@@ -294,6 +441,38 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
             .collect(),
     };
 
+    let epoch = settings.epoch_samples.map(|samples| {
+        let global_batch: u64 = s
+            .hardware
+            .cluster
+            .workers
+            .iter()
+            .map(|g| u64::from(g.count) * u64::from(g.batch_size))
+            .sum();
+        let iterations = iterations_per_epoch(samples, global_batch);
+        Epoch {
+            samples,
+            global_batch,
+            iterations,
+            time_s: iterations as f64 * queue.iteration_s,
+        }
+    });
+    let cost = priced.map(|(p, ps)| {
+        let workers_usd_per_hour: f64 = p.iter().sum();
+        let per_iteration_usd = (workers_usd_per_hour + ps) * queue.iteration_s / 3600.0;
+        Cost {
+            pricing: s.hardware.pricing,
+            workers_usd_per_hour,
+            ps_usd_per_hour: ps,
+            per_iteration_usd,
+            per_1000_iterations_usd: cost_per_1000_usd(
+                workers_usd_per_hour + ps,
+                queue.iteration_s,
+            ),
+            per_epoch_usd: epoch.map(|e| e.iterations as f64 * per_iteration_usd),
+        }
+    });
+
     Ok(ZengEvaluation {
         network_name: s.workload.network.name.clone(),
         summary,
@@ -307,6 +486,10 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         throughput,
         worker_sweeps,
         bandwidth_sweep,
+        cost,
+        missing_prices,
+        ps_has_instance: ps.instance.is_some(),
+        epoch,
     })
 }
 

@@ -271,7 +271,8 @@ pub struct Regime {
     pub communication_bound: bool,
     /// Eq. 29, when every worker is the same device with the same batch.
     pub eq29_s: Option<f64>,
-    /// Compute share of the iteration on the slowest worker.
+    /// Why the regime applies, without the regime's name (the report
+    /// puts "communication-bound" or "compute-bound" before it).
     pub explanation: String,
 }
 
@@ -298,14 +299,14 @@ pub fn regime(q: &QueueResult, workers: &[WorkerInput]) -> Regime {
         "no workers".to_string()
     } else if communication_bound {
         format!(
-            "communication-bound: every worker's gradient is ready before the PS link frees up, \
+            "every worker's gradient is ready before the PS link frees up, \
              so the iteration is the fastest worker's compute plus {n} pushes and {n} pulls (Eq. 32); \
              transfers are {:.0}% of the iteration. More bandwidth helps; faster devices (except the fastest) do not.",
             comm_share * 100.0
         )
     } else {
         format!(
-            "compute-bound: the PS link sits idle for {:.3} s waiting for slower workers, so Eq. 32 \
+            "the PS link sits idle for {:.3} s waiting for slower workers, so Eq. 32 \
              underestimates (it gives {:.3} s); the push queue (Algorithm {}) is used. Faster slow workers help.",
             q.link_idle_s,
             eq32_s,

@@ -10,7 +10,7 @@ use crate::scenario::{FieldError, Scenario};
 
 pub struct Zeng;
 
-const NEEDS: [Need; 5] = [
+const NEEDS: [Need; 7] = [
     Need {
         field: "workload.network",
         what: "the network: a layer table, a preset or given figures (forward FLOP, weights, transfer size)",
@@ -36,6 +36,16 @@ const NEEDS: [Need; 5] = [
         what: "largest worker count in the scaling charts",
         optional: true,
     },
+    Need {
+        field: "hardware.pricing",
+        what: "for the cost: each worker's and the PS instance's price [USD/h], on demand or spot",
+        optional: true,
+    },
+    Need {
+        field: "models.zeng.epoch_samples",
+        what: "samples per epoch, for the iterations, time and cost of an epoch",
+        optional: true,
+    },
 ];
 
 impl Model for Zeng {
@@ -45,6 +55,14 @@ impl Model for Zeng {
 
     fn name(&self) -> &'static str {
         "Zeng et al."
+    }
+
+    fn assumes(&self) -> &'static str {
+        "Zeng et al. compute each worker's pass from its FLOP count, then send the gradient pushes one at a time through the one PS link (Algorithm 1/2): pushes wait in a queue and do not overlap computation."
+    }
+
+    fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
+        &[("timeline", "timeline"), ("cost", "cost")]
     }
 
     fn about(&self) -> &'static str {
@@ -87,6 +105,19 @@ impl Model for Zeng {
             ));
         }
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
-        Ok(build(s, &e))
+        let r = build(s, &e);
+        // Validation keeps every input where the arithmetic stays finite;
+        // should a number still overflow, say so rather than show "inf s".
+        if let Some(at) = r.non_finite() {
+            return Err(Unavailable::Invalid {
+                errors: vec![FieldError {
+                    field: "hardware.cluster".into(),
+                    message: format!(
+                        "these inputs give a number too large or too small to compute ({at}): check the devices' rates, the link and the network's size"
+                    ),
+                }],
+            });
+        }
+        Ok(r)
     }
 }

@@ -4,8 +4,10 @@
 
 use super::eval::{Sweep, SweepPoint, ZengEvaluation};
 use super::SegmentKind;
+use crate::hardware::Pricing;
 use crate::report::{
-    fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
+    fmt_count, fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table,
+    Unit, Value,
 };
 use crate::scenario::Scenario;
 
@@ -22,6 +24,33 @@ const TIMELINE_HINT: &str = "Compute is a worker's whole iteration on a CPU (Alg
     the PS link one push at a time, and the n pulls follow the last push.";
 
 pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
+    let mut charts = vec![
+        timeline_chart(e),
+        workers_chart(
+            e,
+            "workers-iteration",
+            "Iteration time vs number of workers",
+            Axis::new("iteration time", Unit::Seconds).from_zero(),
+            |p| p.iteration_s,
+        ),
+        workers_chart(
+            e,
+            "workers-speedup",
+            "Speedup vs workers, over the fastest worker alone",
+            Axis::new("speedup", Unit::Times).from_zero(),
+            |p| p.speedup,
+        ),
+    ];
+    if e.cost.is_some() {
+        charts.push(workers_chart(
+            e,
+            "cost",
+            "Cost per 1,000 iterations vs number of workers",
+            Axis::new("cost per 1,000 iterations", Unit::Usd).from_zero(),
+            |p| p.cost_per_1000_usd.unwrap_or(0.0),
+        ));
+    }
+    charts.push(bandwidth_chart(e));
     Report {
         model: "zeng".into(),
         model_name: "Zeng et al. push queue".into(),
@@ -30,24 +59,7 @@ pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
         figures: figures(e),
         tables: vec![workers_table(e), timeline_table(e)],
         notes: notes(e),
-        charts: vec![
-            timeline_chart(e),
-            workers_chart(
-                e,
-                "workers-iteration",
-                "Iteration time vs number of workers",
-                Axis::new("iteration time", Unit::Seconds).from_zero(),
-                |p| p.iteration_s,
-            ),
-            workers_chart(
-                e,
-                "workers-speedup",
-                "Speedup vs number of workers",
-                Axis::new("speedup vs the line's fastest worker alone", Unit::Times).from_zero(),
-                |p| p.speedup,
-            ),
-            bandwidth_chart(e),
-        ],
+        charts,
     }
 }
 
@@ -60,7 +72,7 @@ fn regime_word(e: &ZengEvaluation) -> &'static str {
 }
 
 fn headline(e: &ZengEvaluation) -> Vec<Figure> {
-    vec![
+    let mut h = vec![
         Figure::new(
             "iteration-time",
             "iteration time (push queue, Alg. 1/2)",
@@ -86,7 +98,32 @@ fn headline(e: &ZengEvaluation) -> Vec<Figure> {
         )
         .source("Eq. 31"),
         Figure::new("regime", "regime", Value::text(regime_word(e))).source("Eq. 32"),
-    ]
+    ];
+    if let Some(c) = &e.cost {
+        let prices = pricing_words(c.pricing);
+        h.extend([
+            Figure::new(
+                "cost-per-iteration",
+                format!("cost per iteration ({prices})"),
+                Value::num(c.per_iteration_usd, Unit::Usd),
+            )
+            .source("Σ price × T / 3600"),
+            Figure::new(
+                "cost-per-1000-iterations",
+                format!("cost per 1,000 iterations ({prices})"),
+                Value::num(c.per_1000_iterations_usd, Unit::Usd),
+            )
+            .source("1,000 × Σ price × T / 3600"),
+        ]);
+    }
+    h
+}
+
+fn pricing_words(p: Pricing) -> &'static str {
+    match p {
+        Pricing::OnDemand => "on-demand prices",
+        Pricing::Spot => "spot prices",
+    }
 }
 
 /// The old summary rows that are not in the headline, plus the link used.
@@ -179,19 +216,103 @@ fn figures(e: &ZengEvaluation) -> Vec<Figure> {
             Value::num(e.bandwidth_bytes_per_s, Unit::GbitPerS),
         ),
     ]);
+    if let Some(c) = &e.cost {
+        let prices = pricing_words(c.pricing);
+        f.push(Figure::new(
+            "cluster-price",
+            format!("price of the cluster, workers + PS nodes ({prices})"),
+            Value::num(c.usd_per_hour(), Unit::UsdPerHour),
+        ));
+    }
+    if let Some(ep) = &e.epoch {
+        f.extend([
+            Figure::new(
+                "iterations-per-epoch",
+                format!(
+                    "iterations per epoch ({} samples, {} per iteration)",
+                    fmt_count(ep.samples as f64),
+                    fmt_count(ep.global_batch as f64)
+                ),
+                Value::count(ep.iterations as f64),
+            )
+            .source("⌈samples / Σ bs⌉"),
+            Figure::new(
+                "epoch-time",
+                "time per epoch",
+                Value::num(ep.time_s, Unit::Hours),
+            )
+            .source("iterations × T"),
+        ]);
+        if let Some(usd) = e.cost.as_ref().and_then(|c| c.per_epoch_usd) {
+            f.push(
+                Figure::new(
+                    "cost-per-epoch",
+                    format!(
+                        "cost per epoch ({})",
+                        e.cost.as_ref().map_or("", |c| pricing_words(c.pricing))
+                    ),
+                    Value::num(usd, Unit::Usd),
+                )
+                .source("iterations × cost per iteration"),
+            );
+        }
+    }
     f
 }
 
 fn notes(e: &ZengEvaluation) -> Vec<Note> {
-    let word = regime_word(e);
-    let expl = &e.regime.explanation;
-    // The explanation normally opens with the regime word; say it once.
-    let regime = if expl.starts_with(word) || e.queue.workers.is_empty() {
-        expl.clone()
-    } else {
-        format!("{word}: {expl}")
-    };
-    vec![Note::info(regime), Note::info(TIMELINE_HINT)]
+    let mut notes = vec![Note::info(regime_note(e)), Note::info(TIMELINE_HINT)];
+    notes.extend(cost_notes(e));
+    notes
+}
+
+/// The regime word, then why: "communication-bound: every worker's …".
+/// The explanation carries only the why, so the word is said once.
+fn regime_note(e: &ZengEvaluation) -> String {
+    if e.queue.workers.is_empty() {
+        return e.regime.explanation.clone();
+    }
+    format!("{}: {}", regime_word(e), e.regime.explanation)
+}
+
+/// Most instances named one by one in the missing-price notes.
+const MISSING_PRICE_NOTES: usize = 5;
+
+/// Why there is no cost (which device lacks a price, at its price field),
+/// or what the cost leaves out.
+fn cost_notes(e: &ZengEvaluation) -> Vec<Note> {
+    let mut out: Vec<Note> = e
+        .missing_prices
+        .iter()
+        .take(MISSING_PRICE_NOTES)
+        .map(|m| {
+            let role = if m.ps { "the PS nodes' instance" } else { "a worker device" };
+            Note::warning(format!(
+                "no cost: {} ({role}) has no {} in the catalog; type one to see the cost per iteration",
+                m.instance, m.what
+            ))
+            .at(m.field.clone())
+        })
+        .collect();
+    let more = e.missing_prices.len().saturating_sub(MISSING_PRICE_NOTES);
+    if more > 0 {
+        out.push(
+            Note::warning(format!(
+                "no cost: {} more instances in use have no price",
+                fmt_count(more as f64)
+            ))
+            .at("hardware.catalog"),
+        );
+    }
+    if e.cost.is_some() && !e.ps_has_instance {
+        out.push(
+            Note::info(
+                "the PS nodes have no instance type, so the cost counts the workers only; pick the PS instance to include them",
+            )
+            .at("hardware.cluster.ps.instance"),
+        );
+    }
+    out
 }
 
 fn worker_name(e: &ZengEvaluation, i: usize) -> String {
@@ -599,6 +720,9 @@ mod tests {
             .unwrap_or_else(|| panic!("no speedup chart"));
         assert!(sp.y.from_zero);
         assert_eq!(sp.y.unit, Unit::Times);
+        // Short enough for a 340 px chart; the baseline is in the title.
+        assert_eq!(sp.y.title(), "speedup [×]");
+        assert!(sp.title.contains("fastest worker alone"), "{}", sp.title);
         assert_eq!(sp.series.len(), e.worker_sweeps.len());
 
         let bw = r
@@ -614,17 +738,36 @@ mod tests {
 
     #[test]
     fn regime_word_said_once() {
-        let (e, r) = example();
-        let word = if e.regime.communication_bound {
-            "communication-bound"
-        } else {
-            "compute-bound"
-        };
-        let note = r
-            .notes
-            .iter()
-            .find(|n| n.text.contains(word))
-            .unwrap_or_else(|| panic!("no regime note"));
-        assert_eq!(note.text.matches(word).count(), 1, "{}", note.text);
+        // The example is communication-bound; at 100 Gb/s the GTX 1060
+        // makes the link wait (compute-bound).
+        let mut fast = Scenario::example();
+        fast.hardware.cluster.ps.link_bytes_per_s = Some(100e9 / 8.0);
+        let mut bound = Vec::new();
+        for s in [Scenario::example(), fast] {
+            let e = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+            let r = build(&s, &e);
+            let word = regime_word(&e);
+            bound.push(e.regime.communication_bound);
+            let note = &r.notes[0];
+            assert!(note.text.starts_with(&format!("{word}: ")), "{}", note.text);
+            for w in ["communication-bound", "compute-bound"] {
+                let n = usize::from(w == word);
+                for text in r
+                    .notes
+                    .iter()
+                    .map(|n| &n.text)
+                    .chain(r.headline.iter().chain(&r.figures).map(|f| &f.label))
+                {
+                    assert!(text.matches(w).count() <= n.max(1), "{text}");
+                }
+                assert_eq!(note.text.matches(w).count(), n, "{}", note.text);
+            }
+            assert!(
+                !e.regime.explanation.contains(word),
+                "{}",
+                e.regime.explanation
+            );
+        }
+        assert_eq!(bound, [true, false], "both regimes are checked");
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::DEFAULT_FLOPS_PER_WEIGHT;
-use crate::scenario::validate::err;
+use crate::scenario::validate::{err, Bounds};
 use crate::scenario::{FieldError, Scenario};
 
 /// Section id, and the prefix of its fields' paths.
@@ -17,6 +17,10 @@ pub struct ZengSettings {
     /// Largest worker count in the scaling charts.
     #[serde(default = "default_sweep_max_workers")]
     pub sweep_max_workers: u32,
+    /// Samples in one epoch (the training set's size), for the cost and
+    /// time of an epoch; none: per iteration only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch_samples: Option<u64>,
 }
 
 fn default_flops_per_weight() -> f64 {
@@ -32,6 +36,7 @@ impl Default for ZengSettings {
         ZengSettings {
             flops_per_weight: DEFAULT_FLOPS_PER_WEIGHT,
             sweep_max_workers: default_sweep_max_workers(),
+            epoch_samples: None,
         }
     }
 }
@@ -49,23 +54,26 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         Err(e) => return vec![e],
     };
     let mut errs = Vec::new();
-    if !(z.flops_per_weight.is_finite() && (0.0..=1e6).contains(&z.flops_per_weight)) {
-        errs.push(err(
-            "models.zeng.flops_per_weight",
-            format!(
-                "backward FLOP per weight must be between 0 and 1,000,000 (got {})",
-                z.flops_per_weight
-            ),
-        ));
+    if let Some(m) = FLOPS_PER_WEIGHT.check("backward FLOP per weight", z.flops_per_weight) {
+        errs.push(err("models.zeng.flops_per_weight", m));
     }
-    if z.sweep_max_workers == 0 || z.sweep_max_workers > 256 {
-        errs.push(err(
-            "models.zeng.sweep_max_workers",
-            format!(
-                "chart range must be 1-256 workers (got {})",
-                z.sweep_max_workers
-            ),
-        ));
+    if let Some(m) = SWEEP_WORKERS.check(
+        "the scaling charts' largest worker count",
+        f64::from(z.sweep_max_workers),
+    ) {
+        errs.push(err("models.zeng.sweep_max_workers", m));
+    }
+    if let Some(n) = z.epoch_samples {
+        if let Some(m) = EPOCH_SAMPLES.check("samples per epoch", n as f64) {
+            errs.push(err("models.zeng.epoch_samples", m));
+        }
     }
     errs
 }
+
+/// Backward FLOP per weight (Table 1: 85).
+pub const FLOPS_PER_WEIGHT: Bounds = Bounds::plain(0.0, 1e6);
+/// Largest worker count of the scaling charts.
+pub const SWEEP_WORKERS: Bounds = Bounds::plain(1.0, 256.0);
+/// Samples per epoch: 1 to 10^12.
+pub const EPOCH_SAMPLES: Bounds = Bounds::plain(1.0, 1e12);

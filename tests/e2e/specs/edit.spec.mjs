@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn } from '../planner.mjs';
+import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn, showView, showInputs } from '../planner.mjs';
 
 export const name = 'editing inputs updates the result; bad values keep the last good result';
 
@@ -31,6 +31,7 @@ export async function run(ctx) {
   const t4 = await waitIteration(page, (t) => t > 30, 'above 30 s');
   // Eq. 32 with n = 4: 8 transfers of 4.428 s + 0.278 s.
   assert(within(t4, 8 * 4.4276 + 0.2782, 0.005), `4 workers: ${t4} s`);
+  await showView(page, 'zeng');
   assert.equal(await page.locator(`${ID('zeng-table-workers')} tbody tr`).count(), 4);
 
   // Negative batch is not a whole number ≥ 0: refused at the field.
@@ -39,6 +40,7 @@ export async function run(ctx) {
   assert(numberIn(await page.locator(ID('zeng-iteration-time')).textContent()) === t4);
 
   // Calibrate a CPU's SIMD from a measured iteration.
+  await showInputs(page, 'catalog');
   await page.locator(ID('calibrate-seconds')).first().fill('-3');
   await page.locator(ID('calibrate')).first().click();
   assert.match(await page.locator(ID('device-0')).textContent(), /cannot be a measured iteration time/);

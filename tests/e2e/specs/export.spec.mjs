@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ID, open, iterationSeconds, waitIteration, within } from '../planner.mjs';
+import { ID, open, iterationSeconds, waitIteration, within, showView } from '../planner.mjs';
 
 export const name = 'scenario JSON export/import, results CSV and chart SVG downloads';
 
@@ -40,6 +40,7 @@ export async function run(ctx) {
   assert.equal(reports[0].model, 'zeng');
   assert.equal(reports[0].headline[0].value.value, Number(row.match(/",([^,]+),s\r?$/)[1]), 'JSON and CSV agree');
 
+  await showView(page, 'zeng');
   const svg = await download(page, 'zeng-chart-timeline-svg');
   assert.match(svg.name, /\.svg$/);
   assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');

@@ -1,4 +1,4 @@
-import { ID, open, iterationSeconds, chartPoints, chartText, within, drawAllCharts } from '../planner.mjs';
+import { ID, open, iterationSeconds, chartPoints, chartText, within, drawAllCharts, showView, showInputs } from '../planner.mjs';
 
 export const name = 'example renders real numbers, a timeline and charts';
 
@@ -10,6 +10,9 @@ export async function run(ctx) {
   assert(within(t, 26.85, 0.02), `iteration ${t} s, Table 6 says 26.85 s`);
   assert.match(await page.locator(ID('zeng-regime')).textContent(), /communication-bound/);
 
+  // The overview shows the timeline beside the cost curves; the Zeng tab has it all.
+  await page.locator(`${ID('overview-chart-timeline')} .main-svg`).first().waitFor();
+  await showView(page, 'zeng');
   // 3 compute + 2 waits + 3 pushes + 3 pulls, one row per worker.
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="zeng-chart-timeline"] .point').length === 11);
   assert.equal(await chartPoints(page, 'zeng-chart-timeline'), 11, 'timeline bars');
@@ -21,6 +24,7 @@ export async function run(ctx) {
 
   // Three worker rows, in push order, and the layer table of VGG-16 D.
   assert.equal(await page.locator(`${ID('zeng-table-workers')} tbody tr`).count(), 3);
+  await showInputs(page, 'workload');
   assert.equal(await page.locator(`${ID('layer-table')} tbody tr`).count(), 16);
   assert.equal((await page.locator(ID('forward-flop')).textContent()).trim(), '3.094e10');
 

@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, within } from '../planner.mjs';
+import { ID, open, setField, waitIteration, within, showView, showInputs } from '../planner.mjs';
 import { bigCatalog, dropFile, hugeCluster, stageFile } from '../hostile.mjs';
 
 export const name = 'models run in a worker: a 1,000-type catalog and a 4,000-group cluster compute off the page; progress, cancel, stale marks, paged lists';
@@ -21,6 +21,7 @@ export async function run(ctx) {
   // A thousand instance types: the exact search runs in the worker, with progress.
   const t0 = Date.now();
   await importJson(page, 'big-catalog.json');
+  await showView(page, 'cynthia');
   await page.locator(ID('cynthia-exact-plan')).waitFor({ timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('[data-testid="cynthia-pending"]'), null, { timeout: 60_000 });
   log(`1,000-type catalog: Cynthia's plans on screen after ${Date.now() - t0} ms`);
@@ -56,7 +57,12 @@ export async function run(ctx) {
 
   // 4,000 worker groups: Zeng's queue and report, still no long task.
   await importJson(page, 'huge-cluster.json');
+  await showView(page, 'zeng');
   await page.waitForFunction(() => /2,000× CPU \+ 2,000× GPU in 4,000 groups/.test(document.querySelector('[data-testid="zeng-subject"]')?.textContent || ''), null, { timeout: 60_000 });
+  await showInputs(page, 'cluster');
+  // Rows build a few per frame, up to one page.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="worker-groups"] tbody tr').length >= 25);
+  await page.waitForTimeout(200);
   assert.equal(await page.locator('[data-testid="worker-groups"] tbody tr').count(), 25, 'the group list shows a page of groups');
   await page.waitForFunction(() => !document.querySelector('[data-testid="zeng-pending"]'), null, { timeout: 60_000 });
   const t = await waitIteration(page, (x) => x > 0, 'positive');

@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, iterationSeconds, drawAllCharts } from '../planner.mjs';
+import { ID, open, setField, waitIteration, iterationSeconds, drawAllCharts, showInputs } from '../planner.mjs';
 
 export const name = 'a shared link reproduces the result; the embed view renders';
 
@@ -16,6 +16,7 @@ export async function run(ctx) {
   await fresh.goto(url, { waitUntil: 'load' });
   await fresh.locator(ID('zeng-iteration-time')).waitFor();
   assert.equal(await iterationSeconds(fresh), t, 'same result from the link');
+  await showInputs(fresh, 'cluster');
   assert.equal(await fresh.locator(ID('bandwidth-gbps')).inputValue(), '2.5');
 
   await page.locator(ID('embed')).click();

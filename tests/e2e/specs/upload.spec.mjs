@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ID, open, chartText, numberIn, waitIteration } from '../planner.mjs';
+import { ID, open, chartText, numberIn, waitIteration, showInputs, showView } from '../planner.mjs';
 
 export const name = 'layer-table and Paleo uploads work; bad files are refused at the import';
 
@@ -67,11 +67,13 @@ export async function run(ctx) {
   await page.waitForFunction(() => /broken\.json/.test(document.querySelector('[data-testid="import-error"]')?.textContent || ''));
 
   // A device named with markup is drawn literally in the timeline.
+  await showInputs(page, 'catalog');
   const nameInput = page.locator(ID('device-name')).nth(2);
   await nameInput.fill('<b>x</b>');
   await nameInput.dispatchEvent('change');
   await waitIteration(page, (t) => t > 0, 'positive');
   // Charts redraw when on screen: bring the timeline back into view.
+  await showView(page, 'zeng');
   await page.locator(ID('zeng-chart-timeline')).scrollIntoViewIfNeeded();
   await page.waitForFunction(() => (document.querySelector('[data-testid="zeng-chart-timeline"]')?.textContent || '').includes('<b>x</b> #1'));
   assert((await chartText(page, 'zeng-chart-timeline')).includes('<b>x</b> #2'));

@@ -1,0 +1,246 @@
+//! The page's navigation: the results views (an overview, then one tab per
+//! registry model) and the input sections (one shown at a time). Only the
+//! chosen view and section are built, so the page stays small however many
+//! models and catalog rows there are.
+
+use leptos::prelude::*;
+
+use super::chart::Chart;
+use super::report_view::{ModelResults, ReportBody, RuntimeStatus};
+use super::state::{InputTab, ModelSlot, OVERVIEW};
+use super::{
+    catalog_panel, cluster_panel, cynthia_inputs, expect_state, workload_panel, zeng_inputs,
+};
+use crate::report::plotly;
+
+/// The results views' tabs: the overview, then each registry model.
+#[component]
+pub fn ViewTabs() -> impl IntoView {
+    let state = expect_state();
+    let tab = move |id: &'static str, label: &'static str, slot: Option<ModelSlot>| {
+        let selected = move || state.view.with(|v| v == id);
+        // A model whose inputs are missing says so on its tab.
+        let missing = move || slot.is_some_and(|s| s.is_missing());
+        view! {
+            <button
+                type="button"
+                role="tab"
+                class="tab"
+                class:missing=missing
+                aria-selected=move || selected().to_string()
+                data-testid=format!("view-{id}")
+                on:click=move |_| state.view.set(id.to_string())
+            >
+                {label}
+                {move || missing().then(|| view! { <span class="tab-note">" · needs inputs"</span> })}
+            </button>
+        }
+    };
+    let models = state
+        .slots()
+        .into_iter()
+        .map(|s| tab(s.model.id(), s.model.name(), Some(s)))
+        .collect_view();
+    view! {
+        <nav class="tabs views" role="tablist" aria-label="results views">
+            {tab(OVERVIEW, "Overview", None)}
+            {models}
+        </nav>
+    }
+}
+
+/// The chosen results view.
+#[component]
+pub fn ResultsView() -> impl IntoView {
+    let state = expect_state();
+    let view = Memo::new(move |_| state.view.get());
+    view! {
+        <RuntimeStatus />
+        {move || {
+            let v = view.get();
+            match state.slots().into_iter().find(|s| s.model.id() == v) {
+                Some(slot) => view! { <ModelResults entry=slot /> }.into_any(),
+                None => view! { <Overview /> }.into_any(),
+            }
+        }}
+    }
+}
+
+/// Every model's headline figures, then the chosen cluster's iteration
+/// timeline beside the cost curves: the one view that answers "how long,
+/// and what does it cost" without scrolling.
+#[component]
+fn Overview() -> impl IntoView {
+    let state = expect_state();
+    let slots = state.slots();
+    let headlines = slots
+        .iter()
+        .map(|&slot| {
+            let id = slot.model.id();
+            let stale = Memo::new(move |_| !slot.stale_errors().is_empty());
+            let pending = Memo::new(move |_| state.pending(&slot));
+            view! {
+                <Show when=move || !slot.is_missing()>
+                    <section
+                        class="panel overview-model"
+                        class:stale-result=move || stale.get()
+                        class:pending-result=move || pending.get()
+                        data-testid=format!("overview-{id}")
+                    >
+                        <h2>
+                            <button type="button" class="link" on:click=move |_| state.view.set(id.to_string())>
+                                {slot.model.name()} " →"
+                            </button>
+                            <span class="hint">" " {slot.model.about()}</span>
+                        </h2>
+                        <Show when=move || stale.get()>
+                            <p class="stale-note" data-testid=format!("{id}-stale")>"last valid inputs: fix the marked fields"</p>
+                        </Show>
+                        {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=true /> })}
+                    </section>
+                </Show>
+            }
+        })
+        .collect_view();
+    let why = Memo::new(move |_| {
+        let running: Vec<&'static str> = state
+            .slots()
+            .into_iter()
+            .filter(|s| s.last_good.with(Option::is_some) && !s.is_missing())
+            .map(|s| s.model.assumes())
+            .filter(|a| !a.is_empty())
+            .collect();
+        (running.len() > 1).then(|| running.join(" "))
+    });
+    view! {
+        <div class="overview" data-testid="overview">
+            <div class="overview-heads">{headlines}</div>
+            {move || why.get().map(|w| view! { <p class="hint why" data-testid="overview-why"><strong>"Why the models differ: "</strong>{w}</p> })}
+            <div class="overview-charts">
+                <OverviewChart slot_name="timeline" />
+                <OverviewChart slot_name="cost" />
+            </div>
+        </div>
+    }
+}
+
+/// The overview's chart for `slot_name`: the last registry model (with a
+/// report) that offers one, so a planner's cost curves win over a
+/// predictor's.
+#[component]
+fn OverviewChart(slot_name: &'static str) -> impl IntoView {
+    let state = expect_state();
+    let source = Memo::new(move |_| {
+        state.slots().into_iter().rev().find_map(|s| {
+            let key = s
+                .model
+                .overview_charts()
+                .iter()
+                .find(|(slot, _)| *slot == slot_name)
+                .map(|(_, key)| *key)?;
+            s.last_good
+                .with(|r| r.as_ref().is_some_and(|r| r.chart(key).is_some()))
+                .then_some((s.model.id(), key))
+        })
+    });
+    let slot_of = move |id: &str| state.slots().into_iter().find(|s| s.model.id() == id);
+    let figure = Signal::derive(move || {
+        source.get().and_then(|(id, key)| {
+            slot_of(id)?.last_good.with(|r| {
+                r.as_ref().and_then(|r| r.chart(key)).map(|c| {
+                    let mut f = plotly::figure(c);
+                    // Side by side in one screen: a shorter drawing.
+                    f["layout"]["height"] = serde_json::json!(320);
+                    f
+                })
+            })
+        })
+    });
+    let stem = move || {
+        source
+            .get()
+            .map_or_else(String::new, |(id, key)| format!("ddnn-{id}-{key}"))
+    };
+    move || {
+        source.get().is_some().then(|| {
+            view! {
+                <div class="overview-chart">
+                    <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() />
+                </div>
+            }
+        })
+    }
+}
+
+/// The input sections' tabs.
+#[component]
+pub fn InputTabs() -> impl IntoView {
+    let state = expect_state();
+    let tabs = InputTab::ALL
+        .into_iter()
+        .map(|t| {
+            let selected = move || state.inputs_tab.get() == t;
+            view! {
+                <button
+                    type="button"
+                    role="tab"
+                    class="tab"
+                    aria-selected=move || selected().to_string()
+                    data-testid=format!("inputs-{}", t.key())
+                    on:click=move |_| state.inputs_tab.set(t)
+                >
+                    {t.label()}
+                    <ErrorCount tab=t />
+                </button>
+            }
+        })
+        .collect_view();
+    view! { <nav class="tabs inputs-tabs" role="tablist" aria-label="inputs">{tabs}</nav> }
+}
+
+/// How many validation messages a hidden section holds, on its tab, so a
+/// problem is never out of sight.
+#[component]
+fn ErrorCount(tab: InputTab) -> impl IntoView {
+    let state = expect_state();
+    let n = Memo::new(move |_| {
+        state
+            .validation
+            .with(|v| v.iter().filter(|e| input_tab_of(&e.field) == tab).count())
+    });
+    move || {
+        let n = n.get();
+        (n > 0).then(
+            || view! { <span class="tab-errors" title=format!("{n} problem(s) here")>{n}</span> },
+        )
+    }
+}
+
+/// The input section a scenario field is edited in.
+pub fn input_tab_of(field: &str) -> InputTab {
+    if field.starts_with("hardware.catalog") || field.starts_with("hardware.pricing") {
+        InputTab::Catalog
+    } else if field.starts_with("hardware") {
+        InputTab::Cluster
+    } else if field.starts_with("workload.network") {
+        InputTab::Workload
+    } else {
+        InputTab::Models
+    }
+}
+
+/// The chosen input section.
+#[component]
+pub fn InputsView() -> impl IntoView {
+    let state = expect_state();
+    move || match state.inputs_tab.get() {
+        InputTab::Workload => view! { <workload_panel::WorkloadPanel /> }.into_any(),
+        InputTab::Cluster => view! { <cluster_panel::ClusterPanel /> }.into_any(),
+        InputTab::Catalog => view! { <catalog_panel::CatalogPanel /> }.into_any(),
+        InputTab::Models => view! {
+            <cynthia_inputs::CynthiaInputs />
+            <zeng_inputs::ZengInputs />
+        }
+        .into_any(),
+    }
+}
