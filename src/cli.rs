@@ -182,7 +182,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
                 map.insert(m.id().to_string(), v);
             }
             let doc = serde_json::json!({
-                "title": s.title,
+                "title": s.display_title(),
                 "imports": log,
                 "models": map,
             });
@@ -197,7 +197,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
         }
         Format::Table => {
             let mut out = String::new();
-            out.push_str(&format!("{}\n", s.title));
+            out.push_str(&format!("{}\n", s.display_title()));
             for l in &log {
                 out.push_str(&format!("imported {l}\n"));
             }

@@ -238,7 +238,7 @@ pub fn evaluate(
         })
         .collect();
     to_js(&Evaluation {
-        title: &s.title,
+        title: &s.display_title(),
         models: Outcomes(models),
     })
 }

@@ -68,5 +68,5 @@ fn fragment_is_identical_across_builds() {
     );
 }
 
-const GOLDEN_LEN: usize = 973;
-const GOLDEN_HASH: u64 = 16_999_249_865_549_720_863;
+const GOLDEN_LEN: usize = 937;
+const GOLDEN_HASH: u64 = 13_819_168_448_267_678_075;

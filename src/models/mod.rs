@@ -45,6 +45,11 @@ pub trait Model: Sync {
     fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }
+    /// Headline figure keys the overview shows, in order (empty: the
+    /// first four of the headline).
+    fn overview_figures(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// One input a model reads.

@@ -320,10 +320,21 @@ pub fn figure(c: &Chart) -> Value {
     let right = if c.y2.is_some() { 80 } else { 20 };
     let mut layout = json!({
         // A title longer than a narrow chart is cut by plotly, not wrapped.
-        "title": { "text": escape(&c.title), "font": { "size": 14 } },
+        "title": {
+            "text": escape(&c.title), "font": { "size": 14 },
+            "yref": "container", "y": 0.98, "yanchor": "top",
+        },
         "height": height,
-        "margin": { "l": left, "r": right, "t": 50, "b": 55 },
-        "legend": { "bgcolor": TRANSPARENT },
+        // The legend is a row above the plot, the title above it: at the
+        // right it would take half of a narrow chart (and cover the
+        // second axis, or a timeline's end label).
+        "margin": { "l": left, "r": right, "t": 80, "b": 55 },
+        "legend": {
+            "bgcolor": TRANSPARENT,
+            "orientation": "h",
+            "x": 0, "xanchor": "left",
+            "y": 1.02, "yanchor": "bottom",
+        },
         "paper_bgcolor": TRANSPARENT,
         "plot_bgcolor": TRANSPARENT,
         "xaxis": axis_layout(&c.x),
@@ -331,17 +342,6 @@ pub fn figure(c: &Chart) -> Value {
     });
     if timeline {
         layout["barmode"] = json!("overlay");
-        // Above the plot: at the right it covers the end-of-iteration label.
-        layout["legend"] = json!({
-            "bgcolor": TRANSPARENT,
-            "orientation": "h",
-            "x": 0, "xanchor": "left",
-            "y": 1.0, "yanchor": "bottom",
-        });
-        layout["title"]["yref"] = json!("container");
-        layout["title"]["y"] = json!(0.98);
-        layout["title"]["yanchor"] = json!("top");
-        layout["margin"]["t"] = json!(80);
         // Rows read top-down in the order they first appear.
         layout["yaxis"]["type"] = json!("category");
         layout["yaxis"]["autorange"] = json!("reversed");
@@ -351,18 +351,6 @@ pub fn figure(c: &Chart) -> Value {
         a["overlaying"] = json!("y");
         a["side"] = json!("right");
         layout["yaxis2"] = a;
-        // plotly's default legend sits where the right axis's ticks and
-        // title are; put it in a row above the plot, the title above that.
-        layout["legend"] = json!({
-            "bgcolor": TRANSPARENT,
-            "orientation": "h",
-            "x": 0, "xanchor": "left",
-            "y": 1.02, "yanchor": "bottom",
-        });
-        layout["title"]["yref"] = json!("container");
-        layout["title"]["y"] = json!(0.98);
-        layout["title"]["yanchor"] = json!("top");
-        layout["margin"]["t"] = json!(80);
     }
     let (shapes, annotations) = markers(c);
     if !shapes.is_empty() {

@@ -103,7 +103,8 @@ impl Scenario {
         });
         Scenario {
             version: SCENARIO_VERSION,
-            title: "VGG-16 on 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE".into(),
+            // Empty: the title follows the inputs (`display_title`).
+            title: String::new(),
             workload: Workload {
                 network,
                 profile: None,
@@ -136,6 +137,17 @@ impl Scenario {
             },
             goals: Goals::default(),
             models: BTreeMap::new(),
+        }
+    }
+
+    /// The title people see (page, embed view, file names): the one the
+    /// user typed, else the summary line, so it never names a network or
+    /// link the scenario no longer has.
+    pub fn display_title(&self) -> String {
+        if self.title.trim().is_empty() {
+            self.summary_line()
+        } else {
+            self.title.clone()
         }
     }
 

@@ -28,8 +28,15 @@ use state::{is_embed, share_url, AppState};
 pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
-    let title = move || state.scenario.with(|s| s.title.clone());
+    let title = move || state.scenario.with(Scenario::display_title);
     let summary = move || state.scenario.with(Scenario::summary_line);
+    // The tab's title names the scenario shown, and follows it.
+    Effect::new(move |_| {
+        let t = state.scenario.with(Scenario::display_title);
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&format!("{t} — ddnn-planner"));
+        }
+    });
     if is_embed() {
         let full = share_url(false);
         return view! {

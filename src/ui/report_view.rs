@@ -153,13 +153,22 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
 pub fn ReportBody(
     id: &'static str,
     report: Arc<Report>,
-    /// Headline only (the overview): notes stay in the model's own view.
+    /// The overview's few figures (keys, in order; empty: the first
+    /// four): notes and the rest stay in the model's own view.
     #[prop(optional)]
-    compact: bool,
+    compact: Option<&'static [&'static str]>,
 ) -> impl IntoView {
-    let headline = report
-        .headline
-        .iter()
+    let chosen: Vec<&crate::report::Figure> = match compact {
+        None => report.headline.iter().collect(),
+        Some([]) => report.headline.iter().take(OVERVIEW_FIGURES).collect(),
+        Some(keys) => keys
+            .iter()
+            .filter_map(|k| report.headline.iter().find(|f| f.key == *k))
+            .collect(),
+    };
+    let compact = compact.is_some();
+    let headline = chosen
+        .into_iter()
         .map(|f| {
             let testid = format!("{id}-{}", f.key);
             let title = f.value.number().map(|v| format!("{v}")).unwrap_or_default();
@@ -207,6 +216,9 @@ fn ReportChart(id: &'static str, entry: ModelSlot, chart: String) -> impl IntoVi
     });
     view! { <Chart figure=figure testid=testid filename=filename /> }
 }
+
+/// Headline figures per model in the overview (the model's tab has all).
+const OVERVIEW_FIGURES: usize = 4;
 
 /// Rows of a report table on the page at first (the exports have all).
 const TABLE_ROWS: usize = 50;

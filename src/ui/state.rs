@@ -155,6 +155,9 @@ impl AppState {
         Effect::new(move |prev: Option<()>| {
             let v = view.get();
             if prev.is_some() {
+                // A scenario fragment still waiting for its pause goes
+                // first, so the address names this scenario and this view.
+                state.flush_address();
                 set_view_param(&v);
             }
         });
@@ -217,7 +220,9 @@ impl AppState {
             }
             FromWorker::Link { id, fragment } => self.apply_link(id, fragment),
             FromWorker::Export { format, text, .. } => {
-                let name = self.scenario.with_untracked(|s| file_stem(&s.title));
+                let name = self
+                    .scenario
+                    .with_untracked(|s| file_stem(&s.display_title()));
                 let (file, mime) = match format {
                     ExportFormat::Csv => (format!("{name}.results.csv"), "text/csv"),
                     ExportFormat::Json => (format!("{name}.results.json"), "application/json"),

@@ -75,7 +75,7 @@ pub fn Toolbar() -> impl IntoView {
         }
     };
     let export_json = move |_| {
-        let (name, json) = sc.with(|s| (file_stem(&s.title), s.to_json()));
+        let (name, json) = sc.with(|s| (file_stem(&s.display_title()), s.to_json()));
         if let Err(e) = download_text(&format!("{name}.scenario.json"), "application/json", &json) {
             status.set(Some(e));
         }

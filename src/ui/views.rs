@@ -91,12 +91,11 @@ fn Overview() -> impl IntoView {
                             <button type="button" class="link" on:click=move |_| state.view.set(id.to_string())>
                                 {slot.model.name()} " →"
                             </button>
-                            <span class="hint">" " {slot.model.about()}</span>
                         </h2>
                         <Show when=move || stale.get()>
                             <p class="stale-note" data-testid=format!("{id}-stale")>"last valid inputs: fix the marked fields"</p>
                         </Show>
-                        {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=true /> })}
+                        {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=slot.model.overview_figures() /> })}
                     </section>
                 </Show>
             }
@@ -161,14 +160,19 @@ fn OverviewChart(slot_name: &'static str) -> impl IntoView {
             .get()
             .map_or_else(String::new, |(id, key)| format!("ddnn-{id}-{key}"))
     };
-    move || {
-        source.get().is_some().then(|| {
-            view! {
-                <div class="overview-chart">
-                    <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() />
-                </div>
-            }
-        })
+    // The place stays (the drawing beside it keeps its width); without a
+    // chart it says what would bring one.
+    let missing = match slot_name {
+        "cost" => "Cost curves appear here once the catalog has prices for the cluster's devices (Zeng et al.), or Cynthia has a job profile and goals (tab “Goals & models”).",
+        _ => "The iteration timeline appears here once the cluster has workers and a PS link.",
+    };
+    view! {
+        <div class="overview-chart">
+            {move || match source.get() {
+                Some(_) => view! { <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() /> }.into_any(),
+                None => view! { <p class="hint chart-missing" data-testid=format!("overview-missing-{slot_name}")>{missing}</p> }.into_any(),
+            }}
+        </div>
     }
 }
 

@@ -82,10 +82,11 @@ pub fn WorkloadPanel() -> impl IntoView {
         <section class="panel" aria-label="workload">
             <h2>"Workload"</h2>
             <label class="field">
-                <span class="field-label">"scenario title (shown on shared and embedded views)"</span>
+                <span class="field-label">"scenario title (empty: follows the inputs)"</span>
                 <input
                     type="text"
                     prop:value=move || sc.with(|s| s.title.clone())
+                    placeholder=move || sc.with(crate::scenario::Scenario::summary_line)
                     on:change=move |ev| sc.update(|s| s.title = event_target_value(&ev))
                     data-testid="title"
                 />
@@ -207,7 +208,7 @@ fn LayerTable(net: Memo<Network>) -> impl IntoView {
                         <tbody>{rows}</tbody>
                         <tfoot>
                             <tr>
-                                <td colspan="5">{format!("total ({} layers)", n.layers.len())}</td>
+                                <td colspan="5">{format!("total ({})", plural(n.layers.len(), "layer"))}</td>
                                 <td class="num" data-testid="total-weights">{fmt_sig(summary.weights)}</td>
                                 <td class="num" data-testid="forward-flop">{fmt_sig(total)}</td>
                                 <td></td>
@@ -217,7 +218,7 @@ fn LayerTable(net: Memo<Network>) -> impl IntoView {
                 </div>
                 {(!ignored.is_empty()).then(|| view! {
                     <details class="ignored" data-testid="ignored-layers" open>
-                        <summary>{format!("{} layers not counted by Eq. 4", ignored.len())}</summary>
+                        <summary>{format!("{} not counted by Eq. 4", plural(ignored.len(), "layer"))}</summary>
                         <ul>
                             {ignored.into_iter().map(|i| view! { <li><code>{i.name}</code> " (" {i.kind} "): " {i.reason}</li> }).collect_view()}
                         </ul>
@@ -225,5 +226,14 @@ fn LayerTable(net: Memo<Network>) -> impl IntoView {
                 })}
             }
         })
+    }
+}
+
+/// "1 layer", "3 layers".
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", crate::report::fmt_count(n as f64))
     }
 }

@@ -1,10 +1,10 @@
-//! Zeng's own inputs (`models.zeng`): the backward FLOP convention and the
-//! range of the scaling charts. The network, cluster and PS are shared.
+//! Zeng's own inputs (`models.zeng`): the backward FLOP convention, the
+//! range of the scaling charts and the epoch size for the cost per epoch. The network, cluster and PS are shared.
 
 use leptos::prelude::*;
 
 use super::expect_state;
-use super::fields::NumberField;
+use super::fields::{NumberField, OptNumberField};
 use crate::models::zeng::section::{ZengSettings, ID};
 
 #[component]
@@ -29,6 +29,14 @@ pub fn ZengInputs() -> impl IntoView {
                     on_set=state.section_set(ID, |z: &mut ZengSettings, v: f64| z.sweep_max_workers = v as u32)
                     errors=state.errors_at("models.zeng.sweep_max_workers")
                     testid="sweep-max-workers"
+                />
+                <OptNumberField
+                    label="samples per epoch (for the cost per epoch)"
+                    value=state.section_get(ID, |z: &ZengSettings| z.epoch_samples.map(|n| n as f64))
+                    on_set=state.section_set(ID, |z: &mut ZengSettings, v: Option<f64>| z.epoch_samples = v.map(|n| n.round() as u64))
+                    errors=state.errors_at("models.zeng.epoch_samples")
+                    testid="epoch-samples"
+                    help="e.g. 1,281,167 for ImageNet-1k, 50,000 for CIFAR-10. Empty: no per-epoch figures."
                 />
             </div>
         </section>

@@ -58,7 +58,11 @@ impl Model for Cynthia {
     }
 
     fn assumes(&self) -> &'static str {
-        "Cynthia (Eq. 3) takes the larger of a worker's profiled computation and its share of the PS nodes' CPU and network, as if they overlapped fully (BSP), so its iteration time is usually the lower one."
+        "Cynthia (Eq. 3) takes the larger of computation and the PS nodes' CPU and network share, fully overlapped, so its time is usually lower."
+    }
+
+    fn overview_figures(&self) -> &'static [&'static str] {
+        &["exact-plan", "iteration-time", "train-time", "cost"]
     }
 
     fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {

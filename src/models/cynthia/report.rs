@@ -17,7 +17,7 @@ const COMM_COLOR: &str = "#54a24b";
 const PLAN_COLOR: &str = "#d62728";
 
 /// What the workers axis of the per-type curves means.
-const CURVE_X: &str = "workers (each point: the cheapest PS count meeting T_g, else the fastest)";
+const CURVE_X: &str = "workers (cheapest PS count meeting T_g)";
 
 pub fn build(s: &Scenario, e: &CynthiaEvaluation) -> Report {
     let mut r = Report {

@@ -58,7 +58,16 @@ impl Model for Zeng {
     }
 
     fn assumes(&self) -> &'static str {
-        "Zeng et al. compute each worker's pass from its FLOP count, then send the gradient pushes one at a time through the one PS link (Algorithm 1/2): pushes wait in a queue and do not overlap computation."
+        "Zeng et al. queue the workers' pushes one at a time on one PS link, after their computation (Algorithm 1/2);"
+    }
+
+    fn overview_figures(&self) -> &'static [&'static str] {
+        &[
+            "iteration-time",
+            "regime",
+            "cost-per-1000-iterations",
+            "throughput",
+        ]
     }
 
     fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {

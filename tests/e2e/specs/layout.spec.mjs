@@ -1,0 +1,98 @@
+import { ID, open, setField, showInputs, showView, numberIn } from '../planner.mjs';
+
+export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first and no sideways scroll; the title follows the inputs; dark theme';
+
+const box = (page, id) => page.locator(ID(id)).first().boundingBox();
+
+export async function run(ctx) {
+  const { assert, log } = ctx;
+  const page = await open(ctx);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The overview is the first view; the headline is on the first screen.
+  assert.equal(await page.locator(ID('view-overview')).getAttribute('aria-selected'), 'true');
+  const kpi = await box(page, 'zeng-iteration-time');
+  assert(kpi && kpi.y + kpi.height < 800, `headline on the first screen (${JSON.stringify(kpi)})`);
+  // Without prices or a Cynthia profile the cost place says what brings it.
+  assert.match(await page.locator(ID('overview-missing-cost')).textContent(), /prices/);
+
+  // The cifar10 example has prices and a profile: timeline beside the cost
+  // curves, both starting on the first screen at 1280×800, no scrolling.
+  await page.locator(ID('examples')).selectOption({ index: 3 });
+  await page.locator(`${ID('overview-chart-cost')} .main-svg`).first().waitFor();
+  await page.locator(`${ID('overview-chart-timeline')} .main-svg`).first().waitFor();
+  const tl = await box(page, 'overview-chart-timeline');
+  const cost = await box(page, 'overview-chart-cost');
+  assert(Math.abs(tl.y - cost.y) < 2 && cost.x > tl.x + tl.width - 2, `side by side: ${JSON.stringify({ tl, cost })}`);
+  assert(tl.y + tl.height <= 800 && cost.y + cost.height <= 800, `both whole on the first screen: ${tl.y + tl.height}, ${cost.y + cost.height}`);
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  // Each headline names its model; one line says why their times differ.
+  assert.match(await page.locator(ID('overview-zeng')).textContent(), /Zeng et al\./);
+  assert.match(await page.locator(ID('overview-cynthia')).textContent(), /Cynthia/);
+  assert.match(await page.locator(ID('overview-why')).textContent(), /Zeng et al\. queue .*Cynthia \(Eq\. 3\)/);
+
+  // The view is part of the address: a reload (or a shared link) opens it.
+  await showView(page, 'cynthia');
+  await page.waitForFunction(() => location.hash.includes('&view=cynthia'));
+  await page.reload({ waitUntil: 'load' });
+  await page.locator(ID('cynthia-exact-plan')).waitFor();
+  assert.equal(await page.locator(ID('view-cynthia')).getAttribute('aria-selected'), 'true', 'the view survives a reload');
+  await page.locator(ID('share')).click();
+  assert.match(await page.locator(ID('share-url')).inputValue(), /#s1\.[A-Za-z0-9_-]+&view=cynthia$/);
+  await showView(page, 'overview');
+  await page.waitForFunction(() => !location.hash.includes('&view='));
+
+  // The title follows the inputs until the user types one.
+  await setField(page, 'bandwidth-gbps', '10');
+  await page.waitForFunction(() => /PS link 10 Gb\/s — ddnn-planner$/.test(document.title));
+  await showInputs(page, 'workload');
+  await page.locator(ID('title')).fill('my sizing run');
+  await page.locator(ID('title')).dispatchEvent('change');
+  await page.waitForFunction(() => document.title === 'my sizing run — ddnn-planner');
+  await setField(page, 'bandwidth-gbps', '1');
+  await page.waitForTimeout(300);
+  assert.equal(await page.title(), 'my sizing run — ddnn-planner', 'a typed title stays');
+
+  // A problem in a section that is not shown is counted on its tab.
+  await setField(page, 'bandwidth-gbps', '0');
+  await showInputs(page, 'workload');
+  assert.equal(numberIn(await page.locator(`${ID('inputs-cluster')} .tab-errors`).textContent()), 1);
+  await setField(page, 'bandwidth-gbps', '1');
+
+  // A 400-digit value wraps; it never widens the page.
+  await showInputs(page, 'workload');
+  await page.locator(ID('title')).fill('9'.repeat(400));
+  await page.locator(ID('title')).dispatchEvent('change');
+  await page.waitForFunction(() => document.title.startsWith('9999'));
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 1280, 'no sideways scroll at 1280 px');
+  await ctx.screenshot(page, 'overview');
+
+  // A phone: results first, then the inputs; nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scroll at 390 px');
+  const order = await page.evaluate(() => {
+    const top = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+    return { results: top('.outputs'), inputs: top('.inputs') };
+  });
+  assert(order.results < order.inputs, `results before inputs on a phone: ${JSON.stringify(order)}`);
+  for (const tab of ['workload', 'cluster', 'catalog', 'models']) {
+    await showInputs(page, tab);
+    const wide = await page.evaluate(() => [...document.querySelectorAll('.inputs input, .inputs select')]
+      .filter((e) => e.getBoundingClientRect().right > 391).map((e) => e.dataset.testid || e.outerHTML.slice(0, 60)));
+    assert.equal(wide.join(", "), "", `every field fits at 390 px (${tab})`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, `no sideways scroll (${tab})`);
+  }
+  await ctx.screenshot(page, 'mobile');
+
+  // Dark theme from the system setting.
+  const dark = await ctx.newPage();
+  await dark.emulateMedia({ colorScheme: 'dark' });
+  await dark.setViewportSize({ width: 1280, height: 800 });
+  await dark.goto(ctx.baseUrl, { waitUntil: 'load' });
+  await dark.locator(ID('zeng-iteration-time')).first().waitFor();
+  const bg = await dark.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert(r + g + b < 150, `dark background (${bg})`);
+  log(`dark theme background ${bg}`);
+}
