@@ -248,6 +248,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     on:click=remove
                     disabled=move || used.get()
                     title=move || if used.get() { "used by a worker group" } else { "remove this device" }
+                    aria-label=move || format!("remove device {}", device.with(|d| d.as_ref().map(|d| d.name.clone()).unwrap_or_default()))
                 >"✕"</button>
             </div>
             <Show when=move || by_rate.get()>
@@ -306,9 +307,9 @@ fn DeviceRow(i: usize) -> impl IntoView {
                             testid="device-simd"
                         />
                         <div class="field calibrate">
-                            <span class="field-label">"calibrate: measured stand-alone iteration [s]"</span>
+                            <span class="field-label" id=format!("calibrate-label-{i}")>"calibrate: measured stand-alone iteration [s]"</span>
                             <div class="row">
-                                <input type="text" inputmode="decimal" prop:value=move || measured.get() on:input=move |ev| measured.set(event_target_value(&ev)) data-testid="calibrate-seconds" />
+                                <input type="text" inputmode="decimal" aria-labelledby=format!("calibrate-label-{i}") prop:value=move || measured.get() on:input=move |ev| measured.set(event_target_value(&ev)) data-testid="calibrate-seconds" />
                                 <button type="button" class="small" on:click=calibrate data-testid="calibrate">"set SIMD"</button>
                             </div>
                             {move || calib_msg.get().map(|m| match m {

@@ -89,22 +89,31 @@ pub fn Chart(
             let Some(el) = node.get_untracked() else {
                 return;
             };
-            let filename = filename.get_value();
+            // Named after the scenario and the chart, e.g.
+            // `vgg-16-2-quadro-rtx-4000-ddnn-zeng-timeline.png`.
+            let scenario = super::expect_state()
+                .scenario
+                .with_untracked(|s| super::files::file_stem(&s.display_title()));
+            let filename = format!("{scenario}-{}", filename.get_value());
+            let height = figure
+                .with_untracked(|f| f.as_ref().and_then(|f| f["layout"]["height"].as_f64()))
+                .unwrap_or(340.0);
             spawn_local(async move {
                 let el: &web_sys::HtmlElement = &el;
-                if let Err(e) = plotly_js::download(el, format, &filename).await {
+                if let Err(e) = plotly_js::download(el, format, &filename, height).await {
                     error.set(Some(e));
                 }
             });
         }
     };
     let svg_testid = format!("{testid}-svg");
+    let png_testid = format!("{testid}-png");
     view! {
         <figure class="chart-wrap">
             <div class="chart" node_ref=node data-testid=testid style:height=height></div>
             <figcaption class="chart-actions">
                 <button type="button" class="small" on:click=export("svg") data-testid=svg_testid>"SVG"</button>
-                <button type="button" class="small" on:click=export("png")>"PNG"</button>
+                <button type="button" class="small" on:click=export("png") data-testid=png_testid>"PNG"</button>
                 {move || error.get().map(|e| view! { <span class="field-error">"chart: " {e}</span> })}
             </figcaption>
         </figure>

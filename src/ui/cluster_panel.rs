@@ -21,11 +21,15 @@ pub fn ClusterPanel() -> impl IntoView {
     );
     let add = move |_| {
         sc.update(|s| {
+            // The last group's device (adding one more of what is there),
+            // else the catalog's first.
             let instance = s
                 .hardware
-                .catalog
-                .first()
-                .map(|i| i.name.clone())
+                .cluster
+                .workers
+                .last()
+                .map(|g| g.instance.clone())
+                .or_else(|| s.hardware.catalog.first().map(|i| i.name.clone()))
                 .unwrap_or_default();
             let batch_size = s
                 .hardware
@@ -78,6 +82,7 @@ pub fn ClusterPanel() -> impl IntoView {
                         none_label="none"
                         on_pick=Callback::new(move |v: String| sc.update(|s| s.hardware.cluster.ps.instance = (!v.is_empty()).then_some(v)))
                         testid="ps-instance"
+                        label="PS instance type".to_string()
                     />
                     <FieldErrors errors=state.errors_at("hardware.cluster.ps.instance") />
                 </label>
@@ -156,11 +161,12 @@ fn GroupRow(i: usize) -> impl IntoView {
                     current=Signal::derive(move || group.with(|g| g.as_ref().map(|g| g.instance.clone())))
                     on_pick=Callback::new(on_instance)
                     testid=format!("group-{i}-instance")
+                    label=format!("worker group {}: instance type", i + 1)
                 />
             </td>
             <td>
                 <NumberField
-                    label=""
+                    label="workers"
                     integer=true
                     value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.count))))
                     on_set=edit(|g, v| g.count = v as u32)
@@ -170,7 +176,7 @@ fn GroupRow(i: usize) -> impl IntoView {
             </td>
             <td>
                 <NumberField
-                    label=""
+                    label="batch size [samples]"
                     integer=true
                     value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.batch_size))))
                     on_set=edit(|g, v| g.batch_size = v as u32)
@@ -178,7 +184,7 @@ fn GroupRow(i: usize) -> impl IntoView {
                     testid="group-batch"
                 />
             </td>
-            <td><button type="button" class="small secondary" on:click=remove title="remove this group" data-testid="group-remove">"✕"</button></td>
+            <td><button type="button" class="small secondary" on:click=remove title="remove this group" aria-label=format!("remove worker group {}", i + 1) data-testid="group-remove">"✕"</button></td>
         </tr>
     }
 }

@@ -21,6 +21,9 @@ pub fn InstanceSelect(
     none_label: Option<&'static str>,
     on_pick: Callback<String>,
     #[prop(into)] testid: String,
+    /// What a screen reader says for it (its visible label, or the row's).
+    #[prop(into)]
+    label: String,
 ) -> impl IntoView {
     let names = expect_state().instance_names;
     let node = NodeRef::<html::Select>::new();
@@ -65,6 +68,7 @@ pub fn InstanceSelect(
         <select
             node_ref=node
             data-testid=testid
+            aria-label=label
             on:change=move |ev| on_pick.run(event_target_value(&ev))
             on:focus=move |_| reach()
             on:pointerdown=move |_| reach()

@@ -65,6 +65,7 @@ pub fn App() -> impl IntoView {
             <toolbar::Toolbar />
         </header>
         <Banner />
+        <SavedOffer />
         <main class="layout">
             <views::ViewTabs />
             <section class="outputs" aria-label="results">
@@ -81,6 +82,24 @@ pub fn App() -> impl IntoView {
         </footer>
     }
     .into_any()
+}
+
+/// The scenario kept from the last visit, offered back (the page opened
+/// without a link, so it shows the example).
+#[component]
+fn SavedOffer() -> impl IntoView {
+    let state = expect_state();
+    move || {
+        state.saved.get().map(|(title, _)| {
+            view! {
+                <div class="restore" role="status" data-testid="saved-offer">
+                    <span>"Your last scenario in this browser: " <strong>{title}</strong></span>
+                    <button type="button" class="small" on:click=move |_| state.restore_saved() data-testid="restore">"Open it"</button>
+                    <button type="button" class="small secondary" on:click=move |_| state.saved.set(None)>"dismiss"</button>
+                </div>
+            }
+        })
+    }
 }
 
 /// Scenario-level problems: a corrupt link, a failed import.

@@ -151,10 +151,13 @@ pub async fn download(
     el: &web_sys::HtmlElement,
     format: &str,
     filename: &str,
+    height: f64,
 ) -> Result<(), String> {
-    let opts = js(
-        &serde_json::json!({ "format": format, "filename": filename, "width": 1000, "height": 500 }),
-    );
+    // The chart's own proportions; a PNG at twice the pixels (sharp on
+    // high-density screens and in slides).
+    let opts = js(&serde_json::json!({
+        "format": format, "filename": filename, "width": 1000, "height": height, "scale": 2,
+    }));
     let p = plotly_download_image(el, &opts).map_err(|e| describe(&e))?;
     JsFuture::from(p)
         .await

@@ -98,6 +98,13 @@ pub struct AppState {
     pub view: RwSignal<String>,
     /// The input section shown.
     pub inputs_tab: RwSignal<InputTab>,
+    /// Whether Undo / Redo have a step to take.
+    pub can_undo: RwSignal<bool>,
+    pub can_redo: RwSignal<bool>,
+    /// The scenario saved in this browser at the last visit, offered back
+    /// when the page opens without a link: (its title, its fragment).
+    pub saved: RwSignal<Option<(String, String)>>,
+    history: StoredValue<History, LocalStorage>,
     /// The newest request sent to the runtime (one per edit).
     pub revision: RwSignal<u64>,
     /// The model being computed, while a request runs.
@@ -145,12 +152,20 @@ impl AppState {
             export_status: RwSignal::new(None),
             view,
             inputs_tab: RwSignal::new(InputTab::Workload),
+            can_undo: RwSignal::new(false),
+            can_redo: RwSignal::new(false),
+            saved: RwSignal::new(None),
+            history: StoredValue::new_local(History::default()),
             keep_address_until: StoredValue::new(0),
             address_bar: StoredValue::new_local(AddressBar::default()),
             link_too_large: StoredValue::new(false),
             runtime: StoredValue::new_local(None),
         };
         state.sync_url(kept);
+        state.track_history();
+        if read_hash().is_none() {
+            state.offer_saved();
+        }
         // A view change rewrites the address at once (no scenario change).
         Effect::new(move |prev: Option<()>| {
             let v = view.get();
@@ -383,6 +398,9 @@ impl AppState {
                     self.link_too_large.set_value(false);
                     self.banner.set(None);
                 }
+                if let Some(st) = local_storage() {
+                    let _ = st.set_item(SAVED_KEY, &frag);
+                }
                 self.address_bar.with_value(|a| a.show(frag));
             }
             Err(e) => {
@@ -394,10 +412,131 @@ impl AppState {
         }
     }
 
+    /// Records each change for Undo; a burst of typing (changes less than
+    /// `History::PAUSE_MS` apart) is one step.
+    fn track_history(&self) {
+        let state = *self;
+        let first = self.scenario.get_untracked();
+        self.history.update_value(|h| h.committed = Some(first));
+        Effect::new(move |prev: Option<()>| {
+            let now = state.scenario.get();
+            if prev.is_none() {
+                return;
+            }
+            let (u, r) = state
+                .history
+                .try_update_value(|h| h.record(now, js_sys::Date::now()))
+                .unwrap_or((false, false));
+            state.can_undo.set(u);
+            state.can_redo.set(r);
+        });
+    }
+
+    pub fn undo(&self) {
+        self.step(History::undo);
+    }
+
+    pub fn redo(&self) {
+        self.step(History::redo);
+    }
+
+    fn step(&self, f: fn(&mut History) -> Option<Scenario>) {
+        if let Some(Some(s)) = self.history.try_update_value(f) {
+            self.banner.set(None);
+            self.scenario.set(s);
+        }
+    }
+
+    /// Keeps the newest link in this browser (local storage; nothing leaves
+    /// the machine) and offers the last one back on a visit without a link.
+    fn offer_saved(&self) {
+        if let Some(frag) = local_storage().and_then(|st| st.get_item(SAVED_KEY).ok().flatten()) {
+            if let Ok(l) = read_fragment(&frag) {
+                let example = Scenario::example();
+                if l.scenario != example {
+                    self.saved.set(Some((l.scenario.display_title(), frag)));
+                }
+            }
+        }
+    }
+
+    /// Opens the scenario saved at the last visit.
+    pub fn restore_saved(&self) {
+        if let Some((_, frag)) = self.saved.get_untracked() {
+            if let Ok(l) = read_fragment(&frag) {
+                self.scenario.set(l.scenario);
+            }
+        }
+        self.saved.set(None);
+    }
+
     /// Replaces the scenario from an import, keeping the old one on error.
     pub fn load(&self, s: Scenario) {
         self.banner.set(None);
         self.scenario.set(s);
+    }
+}
+
+/// Local storage key of the newest scenario fragment.
+const SAVED_KEY: &str = "ddnn-planner.last-scenario";
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// Undo and redo stacks of whole scenarios.
+#[derive(Default)]
+struct History {
+    undo: Vec<Scenario>,
+    redo: Vec<Scenario>,
+    /// The scenario as of the last recorded step.
+    committed: Option<Scenario>,
+    last_ms: f64,
+    /// The next change is Undo/Redo's own.
+    stepping: bool,
+}
+
+impl History {
+    const PAUSE_MS: f64 = 700.0;
+    const DEPTH: usize = 100;
+
+    /// Notes `now` as the current scenario; returns (can undo, can redo).
+    fn record(&mut self, now: Scenario, at_ms: f64) -> (bool, bool) {
+        if std::mem::take(&mut self.stepping) {
+            self.committed = Some(now);
+        } else if self.committed.as_ref() != Some(&now) {
+            let burst = at_ms - self.last_ms < Self::PAUSE_MS && !self.undo.is_empty();
+            if let (Some(before), false) = (self.committed.take(), burst) {
+                self.undo.push(before);
+                if self.undo.len() > Self::DEPTH {
+                    self.undo.remove(0);
+                }
+            }
+            self.committed = Some(now);
+            self.redo.clear();
+            self.last_ms = at_ms;
+        }
+        (!self.undo.is_empty(), !self.redo.is_empty())
+    }
+
+    fn undo(&mut self) -> Option<Scenario> {
+        let prev = self.undo.pop()?;
+        if let Some(cur) = self.committed.take() {
+            self.redo.push(cur);
+        }
+        self.stepping = true;
+        self.last_ms = 0.0;
+        Some(prev)
+    }
+
+    fn redo(&mut self) -> Option<Scenario> {
+        let next = self.redo.pop()?;
+        if let Some(cur) = self.committed.take() {
+            self.undo.push(cur);
+        }
+        self.stepping = true;
+        self.last_ms = 0.0;
+        Some(next)
     }
 }
 

@@ -101,21 +101,32 @@ pub fn Toolbar() -> impl IntoView {
             }
         });
     };
-    let pick_example = move |ev| {
-        let idx: usize = event_target_value(&ev).parse().unwrap_or(usize::MAX);
+    // A menu of buttons, not a <select>: arrow keys on a select fire
+    // `change` at every step, replacing the scenario each time.
+    let examples_menu = NodeRef::<leptos::html::Details>::new();
+    let pick_example = move |idx: usize| {
         if let Some((_, text)) = EXAMPLES.get(idx) {
             match Scenario::from_json(text) {
                 Ok(s) => state.load(s),
                 Err(e) => state.banner.set(Some(format!("example {idx}: {e}"))),
             }
         }
+        if let Some(d) = examples_menu.get_untracked() {
+            d.set_open(false);
+        }
     };
     view! {
         <nav class="toolbar" aria-label="share and export">
-            <select on:change=pick_example data-testid="examples" aria-label="examples">
-                <option value="" selected>"examples…"</option>
-                {EXAMPLES.iter().enumerate().map(|(i, (label, _))| view! { <option value=i.to_string()>{*label}</option> }).collect_view()}
-            </select>
+            <details class="menu" node_ref=examples_menu data-testid="examples">
+                <summary class="button secondary">"Examples"</summary>
+                <div class="menu-items">
+                    {EXAMPLES.iter().enumerate().map(|(i, (label, _))| view! {
+                        <button type="button" class="secondary" data-testid=format!("example-{i}") on:click=move |_| pick_example(i)>{*label}</button>
+                    }).collect_view()}
+                </div>
+            </details>
+            <button type="button" class="secondary" on:click=move |_| state.undo() disabled=move || !state.can_undo.get() data-testid="undo" title="undo the last change">"Undo"</button>
+            <button type="button" class="secondary" on:click=move |_| state.redo() disabled=move || !state.can_redo.get() data-testid="redo" title="redo">"Redo"</button>
             <button type="button" on:click=show_link(false) data-testid="share">"Share link"</button>
             <button type="button" class="secondary" on:click=show_link(true) data-testid="embed">"Embed"</button>
             <button type="button" class="secondary" on:click=export_json data-testid="export-json">"Export scenario JSON"</button>

@@ -151,6 +151,12 @@ async function runSpec(spec, context, baseUrl) {
   const problems = [];
   const pages = [];
   const log = (...args) => console.log('    ', ...args);
+  // Every spec starts as a first visit: the page keeps the last scenario in
+  // local storage, and the specs share one browser profile.
+  const wipe = await context.newPage();
+  await wipe.goto(new URL('worker.js', baseUrl).href).catch(() => {});
+  await wipe.evaluate(() => localStorage.clear()).catch(() => {});
+  await wipe.close();
 
   const ctx = {
     baseUrl,

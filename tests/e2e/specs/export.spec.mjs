@@ -6,7 +6,7 @@ export const name = 'scenario JSON export/import, results CSV and chart SVG down
 async function download(page, testid) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(ID(testid)).click()]);
   const file = await dl.path();
-  return { name: dl.suggestedFilename(), text: fs.readFileSync(file, 'utf8') };
+  return { name: dl.suggestedFilename(), text: fs.readFileSync(file, 'utf8'), bytes: fs.readFileSync(file) };
 }
 
 async function importJson(page, name, text) {
@@ -42,7 +42,11 @@ export async function run(ctx) {
 
   await showView(page, 'zeng');
   const svg = await download(page, 'zeng-chart-timeline-svg');
-  assert.match(svg.name, /\.svg$/);
+  // Named after the scenario and the chart, never plotly's "newplot".
+  assert.match(svg.name, /^vgg-16-.+-ddnn-zeng-timeline\.svg$/, svg.name);
+  const png = await download(page, 'zeng-chart-timeline-png');
+  assert.match(png.name, /-ddnn-zeng-timeline\.png$/);
+  assert.equal(png.bytes.readUInt32BE(16), 2000, 'PNG at twice the 1,000 px drawing');
   assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');
 
   // Import the exported document with a 10 GbE link: Table 7's 2.94 s.

@@ -18,7 +18,8 @@ export async function run(ctx) {
 
   // The cifar10 example has prices and a profile: timeline beside the cost
   // curves, both starting on the first screen at 1280×800, no scrolling.
-  await page.locator(ID('examples')).selectOption({ index: 3 });
+  await page.locator(ID('examples')).locator('summary').click();
+  await page.locator(ID('example-2')).click();
   await page.locator(`${ID('overview-chart-cost')} .main-svg`).first().waitFor();
   await page.locator(`${ID('overview-chart-timeline')} .main-svg`).first().waitFor();
   const tl = await box(page, 'overview-chart-timeline');

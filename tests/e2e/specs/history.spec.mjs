@@ -1,0 +1,39 @@
+import { ID, open, setField, waitIteration, within } from '../planner.mjs';
+
+export const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), the examples menu, the last scenario offered back on the next visit';
+
+export async function run(ctx) {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  assert(await page.locator(ID('undo')).isDisabled(), 'nothing to undo at the start');
+
+  // Typing "10" is one step, however many keystrokes.
+  await setField(page, 'bandwidth-gbps', '1');
+  await page.locator(ID('bandwidth-gbps')).pressSequentially('0', { delay: 50 });
+  const t10 = await waitIteration(page, (t) => t < 5, '10 GbE');
+  assert(within(t10, 2.94, 0.02), `10 GbE: ${t10}`);
+  await page.waitForTimeout(800);
+
+  // Picking an example replaces the scenario, and Undo brings the edit back.
+  await page.locator(ID('examples')).locator('summary').click();
+  await page.locator(ID('example-1')).click();
+  await page.waitForFunction(() => /ResNet-50/.test(document.title));
+  await page.locator(ID('undo')).click();
+  await waitIteration(page, (t) => within(t, t10, 1e-9), 'the 10 GbE result again');
+  assert.match(await page.title(), /VGG-16/);
+  await page.locator(ID('undo')).click();
+  await waitIteration(page, (t) => within(t, 26.8437, 0.0005), 'the 1 GbE example again');
+  await page.locator(ID('redo')).click();
+  await waitIteration(page, (t) => within(t, t10, 1e-9), 'redo: 10 GbE');
+  assert.equal(await page.locator(ID('bandwidth-gbps')).inputValue(), '10');
+
+  // The next visit without a link offers the last scenario back.
+  await page.waitForTimeout(600); // the address bar (and the saved copy) follow after a pause
+  const next = await ctx.newPage();
+  await next.goto(ctx.baseUrl, { waitUntil: 'load' });
+  await next.locator(ID('saved-offer')).waitFor();
+  assert.match(await next.locator(ID('saved-offer')).textContent(), /PS link 10 Gb\/s/);
+  await next.locator(ID('restore')).click();
+  await waitIteration(next, (t) => within(t, t10, 1e-9), 'the saved scenario');
+  assert.equal(await next.locator(ID('saved-offer')).count(), 0);
+}
