@@ -94,7 +94,19 @@ pub fn CatalogPanel() -> impl IntoView {
                 <DeviceRow i=i />
             </For>
             <ShowMore total=count limit=shown what="devices" testid="catalog-more" />
-            <FieldErrors errors=state.errors_at("hardware.catalog") />
+            // The catalog's own messages, and those of devices not shown
+            // (each shown device has its messages at its fields).
+            <FieldErrors errors=Signal::derive(move || {
+                let shown = built.get();
+                state.errors_where(|f| match f.strip_prefix("hardware.catalog[") {
+                    Some(rest) => rest
+                        .split(']')
+                        .next()
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .is_none_or(|n| n >= shown),
+                    None => f.starts_with("hardware.catalog") || f.starts_with("hardware.pricing"),
+                })
+            }) />
             <div class="row">
                 <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
                 <button type="button" class="secondary" on:click=add(true)>"+ GPU"</button>
@@ -180,6 +192,12 @@ fn DeviceRow(i: usize) -> impl IntoView {
         })
     });
 
+    // Messages for one field of this device, shown at that field.
+    let at = move |suffix: &'static str| {
+        let field = format!("hardware.catalog[{i}].{suffix}");
+        Signal::derive(move || state.errors_where(|f| f == field))
+    };
+
     // Calibration: a measured stand-alone iteration of the current network
     // with the batch of the first group using this device (or 32).
     let measured = RwSignal::new(String::new());
@@ -233,6 +251,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 <label class="field grow">
                     <span class="field-label">"name"</span>
                     <input type="text" prop:value=move || device.with(|d| d.as_ref().map(|d| d.name.clone()).unwrap_or_default()) on:change=rename data-testid="device-name" />
+                    <FieldErrors errors=at("name") />
                 </label>
                 <label class="field">
                     <span class="field-label">"kind"</span>
@@ -256,6 +275,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     label="rate [GFLOP/s]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.flops_per_s).map(|f| f / 1e9)))
                     on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.flops_per_s = v.map(|g| g * 1e9) }))
+                    errors=at("flops_per_s")
                     testid="device-gflops"
                 />
             </Show>
@@ -270,6 +290,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     on_set=edit_processor(|p, v| match p {
                         Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. } => *hz = v * 1e9,
                     })
+                    errors=at("processor.hz")
                     testid="device-ghz"
                 />
                 {move || if is_gpu.get() {
@@ -282,6 +303,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                                 _ => 0.0,
                             }))
                             on_set=edit_processor(|p, v| if let Processor::Gpu { stream_processors, .. } = p { *stream_processors = v as u32 })
+                            errors=at("processor.stream_processors")
                         />
                         <label class="field check">
                             <input
@@ -304,6 +326,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                                 _ => 0.0,
                             }))
                             on_set=edit_processor(|p, v| if let Processor::Cpu { simd, .. } = p { *simd = v })
+                            errors=at("processor.simd")
                             testid="device-simd"
                         />
                         <div class="field calibrate">
@@ -326,17 +349,20 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     label="network [Gb/s]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.network_bytes_per_s).map(bytes_to_gbit_per_s)))
                     on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.network_bytes_per_s = v.map(gbit_per_s_to_bytes) }))
+                    errors=at("network_bytes_per_s")
                 />
                 <OptNumberField
                     label="price [USD/h]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.price_per_hour)))
                     on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.price_per_hour = v }))
+                    errors=at("price_per_hour")
                     testid="device-price"
                 />
                 <OptNumberField
                     label="spot [USD/h]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.spot_price_per_hour)))
                     on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.spot_price_per_hour = v }))
+                    errors=at("spot_price_per_hour")
                 />
             </div>
             {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! {

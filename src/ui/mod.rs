@@ -21,7 +21,7 @@ use leptos::prelude::*;
 
 use crate::scenario::Scenario;
 pub use runtime::serve_if_worker;
-use state::{is_embed, share_url, AppState};
+use state::{embed_mode, share_url, AppState, Embed};
 
 /// The whole page; `?embed=1` shows only the result panels.
 #[component]
@@ -37,7 +37,11 @@ pub fn App() -> impl IntoView {
             doc.set_title(&format!("{t} — ddnn-planner"));
         }
     });
-    if is_embed() {
+    let embed = embed_mode();
+    if embed == Embed::Card {
+        return view! { <views::Card /> }.into_any();
+    }
+    if embed == Embed::Results {
         let full = share_url(false);
         return view! {
             <main class="embed" data-testid="embed-view">

@@ -691,17 +691,29 @@ fn replace_raw_hash(frag: &str) {
     );
 }
 
-/// `?embed=1` shows only the result panels.
-pub fn is_embed() -> bool {
-    window()
-        .location()
-        .search()
-        .map(|q| {
-            q.trim_start_matches('?')
-                .split('&')
-                .any(|kv| kv == "embed=1" || kv == "embed")
-        })
-        .unwrap_or(false)
+/// How the page is embedded in another page, from the query string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Embed {
+    /// The whole page.
+    No,
+    /// `?embed=1`: every model's results.
+    Results,
+    /// `?embed=card`: a small card (title, one model's headline, one chart)
+    /// for a documentation column.
+    Card,
+}
+
+pub fn embed_mode() -> Embed {
+    let query = window().location().search().unwrap_or_default();
+    let mut mode = Embed::No;
+    for kv in query.trim_start_matches('?').split('&') {
+        match kv {
+            "embed=card" => return Embed::Card,
+            "embed=1" | "embed" => mode = Embed::Results,
+            _ => {}
+        }
+    }
+    mode
 }
 
 /// The current page address with the scenario fragment.

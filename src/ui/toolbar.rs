@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use super::expect_state;
 use super::files::file_stem;
 use super::files::{download_text, read_upload};
-use super::state::{hash_params, page_url, upgrade_banner};
+use super::state::{hash_params, page_url, upgrade_banner, Embed};
 use crate::runtime::ExportFormat;
 use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
@@ -38,7 +38,8 @@ pub fn Toolbar() -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<String>);
 
-    let show_link = move |embed: bool| {
+    // What the link is for: the page, the results iframe, or the card.
+    let show_link = move |embed: Embed| {
         move |_| {
             // The current scenario, not the address bar: that may still hold
             // a link this page could not open.
@@ -47,7 +48,14 @@ pub fn Toolbar() -> impl IntoView {
             let url = match made
                 .unwrap_or_else(|| sc.with_untracked(encode_link).map_err(|e| e.to_string()))
             {
-                Ok(frag) => page_url(embed, &format!("{frag}{}", hash_params())),
+                Ok(frag) => {
+                    let url = page_url(embed != Embed::No, &format!("{frag}{}", hash_params()));
+                    if embed == Embed::Card {
+                        url.replacen("?embed=1", "?embed=card", 1)
+                    } else {
+                        url
+                    }
+                }
                 Err(e) => {
                     link.set(None);
                     status.set(Some(format!(
@@ -56,10 +64,10 @@ pub fn Toolbar() -> impl IntoView {
                     return;
                 }
             };
-            let text = if embed {
-                format!("<iframe src=\"{url}\" width=\"900\" height=\"900\" style=\"border:0\" title=\"ddnn-planner\"></iframe>")
-            } else {
-                url
+            let text = match embed {
+                Embed::No => url,
+                Embed::Results => format!("<iframe src=\"{url}\" width=\"900\" height=\"900\" style=\"border:0\" title=\"ddnn-planner\"></iframe>"),
+                Embed::Card => format!("<iframe src=\"{url}\" width=\"100%\" height=\"480\" style=\"border:0;max-width:44rem\" title=\"ddnn-planner\"></iframe>"),
             };
             link.set(Some(text.clone()));
             let clipboard = window().navigator().clipboard();
@@ -127,8 +135,9 @@ pub fn Toolbar() -> impl IntoView {
             </details>
             <button type="button" class="secondary" on:click=move |_| state.undo() disabled=move || !state.can_undo.get() data-testid="undo" title="undo the last change">"Undo"</button>
             <button type="button" class="secondary" on:click=move |_| state.redo() disabled=move || !state.can_redo.get() data-testid="redo" title="redo">"Redo"</button>
-            <button type="button" on:click=show_link(false) data-testid="share">"Share link"</button>
-            <button type="button" class="secondary" on:click=show_link(true) data-testid="embed">"Embed"</button>
+            <button type="button" on:click=show_link(Embed::No) data-testid="share">"Share link"</button>
+            <button type="button" class="secondary" on:click=show_link(Embed::Results) data-testid="embed">"Embed"</button>
+            <button type="button" class="secondary" on:click=show_link(Embed::Card) data-testid="embed-card-link" title="a small card for a documentation page">"Embed card"</button>
             <button type="button" class="secondary" on:click=export_json data-testid="export-json">"Export scenario JSON"</button>
             <label class="button secondary">
                 "Import scenario JSON"

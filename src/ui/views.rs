@@ -248,3 +248,60 @@ pub fn InputsView() -> impl IntoView {
         .into_any(),
     }
 }
+
+/// `?embed=card`: the scenario's title, one model's chosen headline figures
+/// and its overview chart, sized for a documentation column, with a link to
+/// the full view. The model is the link's view (`&view=cynthia`), else the
+/// first with a report.
+#[component]
+pub fn Card() -> impl IntoView {
+    let state = expect_state();
+    let title = move || {
+        state
+            .scenario
+            .with(crate::scenario::Scenario::display_title)
+    };
+    let full = super::state::share_url(false).replace("?embed=card", "");
+    let slot = Memo::new(move |_| {
+        let want = state.view.get();
+        let slots = state.slots();
+        let has = |s: &ModelSlot| s.last_good.with(Option::is_some);
+        slots
+            .iter()
+            .find(|s| s.model.id() == want && has(s))
+            .or_else(|| slots.iter().find(|s| has(s)))
+            .map(|s| s.model.id())
+    });
+    let body = move || {
+        let id = slot.get()?;
+        let s = state.slots().into_iter().find(|s| s.model.id() == id)?;
+        let chart_key = s.model.overview_charts().first().map(|(_, k)| *k);
+        let figure = Signal::derive(move || {
+            let key = chart_key?;
+            s.last_good.with(|r| {
+                r.as_ref().and_then(|r| r.chart(key)).map(|c| {
+                    let mut f = plotly::figure(c);
+                    f["layout"]["height"] = serde_json::json!(280);
+                    f
+                })
+            })
+        });
+        let stale = Memo::new(move |_| !s.stale_errors().is_empty());
+        Some(view! {
+            <div class:stale-result=move || stale.get()>
+                <p class="hint card-model">{s.model.name()}</p>
+                {move || s.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=s.model.overview_figures() /> })}
+                {chart_key.map(|k| view! { <Chart figure=figure testid=format!("card-chart-{k}") filename=format!("ddnn-{id}-{k}") /> })}
+            </div>
+        })
+    };
+    view! {
+        <main class="card" data-testid="embed-card">
+            <header class="embed-head">
+                <strong>{title}</strong>
+                <a href=full target="_blank" rel="noopener" data-testid="card-open">"open in ddnn-planner ↗"</a>
+            </header>
+            {body}
+        </main>
+    }
+}

@@ -44,4 +44,16 @@ export async function run(ctx) {
   await page.locator(ID('calibrate-seconds')).first().fill('-3');
   await page.locator(ID('calibrate')).first().click();
   assert.match(await page.locator(ID('device-0')).textContent(), /cannot be a measured iteration time/);
+
+  // A clock that would make the time overflow is refused at its field, in
+  // words with the range, and the last good result stays marked.
+  await page.locator(ID('calibrate-seconds')).first().fill('');
+  const ghz = page.locator(ID('device-ghz')).first();
+  await ghz.fill('1e-320');
+  const label = page.locator(`label:has(${ID('device-ghz')})`).first();
+  await label.locator(ID('field-error')).first().waitFor();
+  assert.match(await label.textContent(), /clock must be .*between 0\.001 and 100 GHz \(got [0-9.]+e-32[01] GHz\)/);
+  assert(!/hardware\.catalog/.test(await label.textContent()), 'the message names the device, not a path');
+  await page.locator(ID('zeng-stale')).waitFor();
+  assert(Number.isFinite(await iterationSeconds(page)), 'no inf on screen');
 }

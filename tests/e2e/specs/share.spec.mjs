@@ -32,4 +32,20 @@ export async function run(ctx) {
   assert.equal(await embed.locator(ID('results-cynthia')).count(), 0, 'embed leaves out models the scenario does not use');
   await drawAllCharts(embed);
   await ctx.screenshot(embed, 'embed');
+
+  // The compact card for a documentation column: title, the headline, one
+  // chart, a link back to the full view.
+  await page.locator(ID('embed-card-link')).click();
+  const cardSrc = (await page.locator(ID('share-url')).inputValue()).match(/src="([^"]+)"/)[1];
+  assert.match(cardSrc, /\?embed=card#s1\./);
+  const card = await ctx.newPage();
+  await card.setViewportSize({ width: 640, height: 480 });
+  await card.goto(cardSrc, { waitUntil: 'load' });
+  await card.locator(ID('embed-card')).waitFor();
+  await card.locator(`${ID('card-chart-timeline')} .main-svg`).first().waitFor();
+  assert.equal(await iterationSeconds(card), t, 'the card shows the same result');
+  assert.equal(await card.evaluate(() => document.documentElement.scrollWidth), 640, 'fits a 640 px column');
+  const back = await card.locator(ID('card-open')).getAttribute('href');
+  assert(!back.includes('embed') && back.includes('#s1.'), `link back to the full view: ${back}`);
+  await ctx.screenshot(card, 'embed-card');
 }
