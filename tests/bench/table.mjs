@@ -131,7 +131,7 @@ const runs = browser ? browser.runs : 0;
 }
 {
   const m0 = measures.edit && !measures.edit.error ? measures.edit : null;
-  const what = `edit → every on-screen chart redrawn${m0 ? ` (${m0.count} charts)` : ''}, same edits`;
+  const what = `edit → every on-screen chart redrawn${m0 ? ` (${m0.count} chart${m0.count === 1 ? "" : "s"})` : ''}, same edits`;
   const m = browserMeasure('edit', what, 'median < 30 ms');
   if (m) {
     row(what, `median ${ms(median(m.charts))}, max ${ms(max(m.charts))} (the first of them: median ${ms(median(m.firstChart))})`,

@@ -340,6 +340,7 @@ async function measureRoundTrip(ctx, base) {
   await page.goto(base, { waitUntil: 'load' });
   await page.locator(ID('zeng-iteration-time')).waitFor();
   await firstRender(page);
+  await page.locator(ID('inputs-cluster')).click();
   await page.waitForTimeout(1000);
   const overhead = [];
   const handlers = [];
@@ -375,6 +376,8 @@ async function measureEdits(ctx, base) {
   await page.locator(ID('layer-text')).fill(table200());
   await page.locator(ID('layer-apply')).click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="layer-table"] tbody tr').length === 200);
+  // The edited fields are in the Cluster section; the overview stays in view.
+  await page.locator(ID('inputs-cluster')).click();
   await page.waitForTimeout(500);
   const cases = [
     ['PS bandwidth edit', 'bandwidth-gbps', (i) => String(1 + (i % 7) / 4)],
