@@ -4,6 +4,7 @@
 //! The model core (everything but `ui`) is pure Rust with no web crates, so
 //! it is compiled and tested natively and, unchanged, in the browser.
 
+pub mod bounds;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod hardware;

@@ -8,7 +8,7 @@ pub mod presets;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::validate::Bounds;
+use crate::bounds::Bounds;
 
 /// How a device's peak rate is described at clock level (Zeng Sec. 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

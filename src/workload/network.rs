@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::layer::Layer;
-use crate::scenario::validate::Bounds;
+use crate::bounds::Bounds;
 
 /// Figures taken as given instead of derived from layers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::DEFAULT_FLOPS_PER_WEIGHT;
-use crate::scenario::validate::{err, Bounds};
+use crate::bounds::Bounds;
+use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
 /// Section id, and the prefix of its fields' paths.
