@@ -78,6 +78,13 @@ pub fn Chart(
             draw_queue::push(Box::new(draw));
         }
     });
+    // Printing (or a full-page capture through print) needs every chart,
+    // not only those near the viewport: draw this one now, in the event.
+    let printing = window_event_listener(leptos::ev::beforeprint, move |_| {
+        let _ = visible.try_update_untracked(|v| *v = true);
+        draw();
+    });
+    on_cleanup(move || printing.remove());
     on_cleanup(move || {
         if let Some(el) = node.get_untracked() {
             plotly_js::purge(&el);

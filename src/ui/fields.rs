@@ -139,8 +139,20 @@ pub fn NumberField(
         on_set,
         errors,
         move |t| parse_number(t, integer),
-        |v| format!("{v}"),
+        |v| field_text(*v),
     )
+}
+
+/// A number as a field shows it: whole numbers in full, others to six
+/// significant digits (a fitted β0 or a calibrated SIMD factor carries 16,
+/// of which the model's accuracy supports a few). The scenario keeps every
+/// digit; only typing changes it.
+fn field_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        return format!("{v}");
+    }
+    let rounded: f64 = format!("{v:.5e}").parse().unwrap_or(v);
+    format!("{rounded}")
 }
 
 /// A numeric input whose value may be absent: empty text means "none".
@@ -178,7 +190,7 @@ pub fn OptNumberField(
         }
     };
     parsed_field(look, value, on_set, errors, parse, |v| {
-        v.map(|v| format!("{v}")).unwrap_or_default()
+        v.map(field_text).unwrap_or_default()
     })
 }
 

@@ -71,6 +71,9 @@ export async function run(ctx) {
   const fit = await page.locator(ID('cynthia-note')).textContent();
   assert.match(fit, /fitted β0 = .*R² = 0\.9\d+/, fit);
   const beta0 = Number(await page.locator(ID('beta0')).inputValue());
+  // A fitted value shows the digits that matter, not 16.
+  const digits = (await page.locator(ID('beta0')).inputValue()).replace(/[^0-9]/g, '').replace(/^0+/, '');
+  assert(digits.length <= 6, `β0 shown with ${digits.length} digits`);
   assert(beta0 > 0, `β0 ${beta0}`);
 
   await page.locator(ID('cynthia-chart-loss-fit')).scrollIntoViewIfNeeded();

@@ -28,6 +28,14 @@ export async function run(ctx) {
   assert.equal(await page.locator(`${ID('layer-table')} tbody tr`).count(), 16);
   assert.equal((await page.locator(ID('forward-flop')).textContent()).trim(), '3.094e10');
 
+  // Printing draws the charts that are still off screen (they wait until
+  // scrolled near, to keep edits fast).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const undrawn = () => page.evaluate(() => [...document.querySelectorAll('.chart')].filter((c) => !c.querySelector('.main-svg')).length);
+  assert((await undrawn()) > 0, 'some chart waits off screen before printing');
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.querySelector('.main-svg')));
+  assert.equal(await undrawn(), 0, 'every chart drawn for print');
   await drawAllCharts(page);
   for (const c of ['zeng-chart-workers-iteration', 'zeng-chart-workers-speedup', 'zeng-chart-bandwidth']) {
     assert((await page.locator(`${ID(c)} .scatterlayer .trace`).count()) >= 1, `${c} has no trace`);
