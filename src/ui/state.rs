@@ -13,7 +13,7 @@ use crate::runtime::{ExportFormat, FromWorker};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::scenario::codec::read_fragment;
+use crate::scenario::codec::{encode_fragment, read_fragment};
 use crate::scenario::{FieldError, Scenario};
 
 /// What upgrading an older link changed, for the banner.
@@ -348,8 +348,11 @@ impl AppState {
         // the address bar until an edit makes request 2.
         self.keep_address_until.set_value(u64::from(kept));
         let state = *self;
-        let handle = window_event_listener(leptos::ev::hashchange, move |_| {
-            let Some(frag) = read_hash() else { return };
+        // A typed or pasted link fires `hashchange`; Back and Forward over
+        // entries this page pushed fire `popstate` only.
+        let follow = move || {
+            // Back to the page as opened without a link: the example.
+            let frag = read_hash().unwrap_or_else(|| encode_fragment(&Scenario::example()));
             if state.current_link().as_deref() == Some(frag.as_str()) {
                 return;
             }
@@ -362,7 +365,10 @@ impl AppState {
                     "The link's scenario could not be opened: {e}. The last good scenario is kept."
                 ))),
             }
-        });
+        };
+        let handle = window_event_listener(leptos::ev::hashchange, move |_| follow());
+        let back = window_event_listener(leptos::ev::popstate, move |_| follow());
+        std::mem::forget(back);
         // The listener lives as long as the page.
         std::mem::forget(handle);
     }
@@ -423,12 +429,17 @@ impl AppState {
             if prev.is_none() {
                 return;
             }
-            let (u, r) = state
+            let (u, r, step) = state
                 .history
                 .try_update_value(|h| h.record(now, js_sys::Date::now()))
-                .unwrap_or((false, false));
+                .unwrap_or((false, false, false));
             state.can_undo.set(u);
             state.can_redo.set(r);
+            // A new step is a new entry in the browser's history, so Back
+            // and Forward walk the same steps as Undo and Redo.
+            if step {
+                state.address_bar.with_value(AddressBar::mark_step);
+            }
         });
     }
 
@@ -500,13 +511,16 @@ impl History {
     const PAUSE_MS: f64 = 700.0;
     const DEPTH: usize = 100;
 
-    /// Notes `now` as the current scenario; returns (can undo, can redo).
-    fn record(&mut self, now: Scenario, at_ms: f64) -> (bool, bool) {
+    /// Notes `now` as the current scenario; returns (can undo, can redo,
+    /// whether `now` began a new step).
+    fn record(&mut self, now: Scenario, at_ms: f64) -> (bool, bool, bool) {
+        let mut step = false;
         if std::mem::take(&mut self.stepping) {
             self.committed = Some(now);
         } else if self.committed.as_ref() != Some(&now) {
             let burst = at_ms - self.last_ms < Self::PAUSE_MS && !self.undo.is_empty();
             if let (Some(before), false) = (self.committed.take(), burst) {
+                step = true;
                 self.undo.push(before);
                 if self.undo.len() > Self::DEPTH {
                     self.undo.remove(0);
@@ -516,7 +530,7 @@ impl History {
             self.redo.clear();
             self.last_ms = at_ms;
         }
-        (!self.undo.is_empty(), !self.redo.is_empty())
+        (!self.undo.is_empty(), !self.redo.is_empty(), step)
     }
 
     fn undo(&mut self) -> Option<Scenario> {
@@ -628,6 +642,8 @@ fn set_view_param(view: &str) {
 struct AddressBar {
     pending: std::rc::Rc<std::cell::RefCell<Option<String>>>,
     timer: std::cell::Cell<Option<i32>>,
+    /// The next write starts a new history entry (pushState).
+    push: std::rc::Rc<std::cell::Cell<bool>>,
 }
 
 impl AddressBar {
@@ -639,8 +655,16 @@ impl AddressBar {
             window().clear_timeout_with_handle(id);
         }
         if let Some(f) = self.pending.borrow_mut().take() {
-            replace_hash(&f);
+            write_hash(&f, self.push.replace(false));
         }
+    }
+
+    /// The next fragment written begins a new step of the browser history.
+    fn mark_step(&self) {
+        // The step's starting point goes in place first (a page that just
+        // opened may not have written its fragment yet), so Back returns to it.
+        self.flush();
+        self.push.set(true);
     }
 
     fn show(&self, frag: String) {
@@ -653,9 +677,10 @@ impl AddressBar {
             window().clear_timeout_with_handle(id);
         }
         let pending = self.pending.clone();
+        let push = self.push.clone();
         let write = wasm_bindgen::closure::Closure::once_into_js(move || {
             if let Some(f) = pending.borrow_mut().take() {
-                replace_hash(&f);
+                write_hash(&f, push.replace(false));
             }
         });
         use wasm_bindgen::JsCast;
@@ -670,9 +695,27 @@ impl AddressBar {
     }
 }
 
-/// Writes the scenario fragment, keeping the page parameters after it.
-fn replace_hash(frag: &str) {
-    replace_raw_hash(&format!("{frag}{}", hash_params()));
+/// Writes the scenario fragment, keeping the page parameters after it: a
+/// new history entry for a new step, else in place (typing must not fill
+/// the Back button).
+fn write_hash(frag: &str, push: bool) {
+    let full = format!("{frag}{}", hash_params());
+    if !push {
+        return replace_raw_hash(&full);
+    }
+    let w = window();
+    let Ok(history) = w.history() else { return };
+    let loc = w.location();
+    let base = format!(
+        "{}{}",
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    let _ = history.push_state_with_url(
+        &wasm_bindgen::JsValue::NULL,
+        "",
+        Some(&format!("{base}#{full}")),
+    );
 }
 
 fn replace_raw_hash(frag: &str) {

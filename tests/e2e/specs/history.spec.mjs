@@ -1,6 +1,6 @@
 import { ID, open, setField, waitIteration, within } from '../planner.mjs';
 
-export const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), the examples menu, the last scenario offered back on the next visit';
+export const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), Back/Forward over the same steps, the examples menu, the last scenario offered back on the next visit';
 
 export async function run(ctx) {
   const { assert } = ctx;
@@ -36,4 +36,15 @@ export async function run(ctx) {
   await next.locator(ID('restore')).click();
   await waitIteration(next, (t) => within(t, t10, 1e-9), 'the saved scenario');
   assert.equal(await next.locator(ID('saved-offer')).count(), 0);
+
+  // Back and Forward walk the same steps.
+  const nav = await open(ctx, '', {});
+  const t1 = await waitIteration(nav, (t) => t > 0, 'a first result');
+  await setField(nav, 'bandwidth-gbps', '5');
+  const t5 = await waitIteration(nav, (t) => t < t1, 'faster at 5 Gb/s');
+  await nav.waitForTimeout(900); // the address bar follows after a pause
+  await nav.goBack();
+  await waitIteration(nav, (t) => within(t, t1, 1e-9), 'Back: the first result');
+  await nav.goForward();
+  await waitIteration(nav, (t) => within(t, t5, 1e-9), 'Forward: 5 Gb/s again');
 }
