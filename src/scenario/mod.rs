@@ -155,7 +155,9 @@ impl Scenario {
     /// the inputs (the title is the user's and may be stale).
     pub fn summary_line(&self) -> String {
         let workers = &self.hardware.cluster.workers;
-        let groups = if workers.len() <= 4 {
+        let groups = if workers.is_empty() {
+            "no workers".to_string()
+        } else if workers.len() <= 4 {
             workers
                 .iter()
                 .map(|g| format!("{}× {} (bs {})", g.count, g.instance, g.batch_size))

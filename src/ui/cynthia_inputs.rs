@@ -9,8 +9,10 @@ use super::fields::{FieldErrors, NumberField, OptNumberField};
 use super::files::read_upload;
 use crate::hardware::aws::cynthia_catalog;
 use crate::hardware::Pricing;
+use crate::models::cynthia::loss_fit::fit_loss;
 use crate::models::cynthia::section::{self, CynthiaSettings};
 use crate::models::zeng::eval::network_figures;
+use crate::report::fmt_sig;
 use crate::scenario::import::apply_loss_curve;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
 use crate::workload::profile_io::parse_profile_json;
@@ -118,7 +120,49 @@ pub fn CynthiaInputs() -> impl IntoView {
         }
         Err(e) => note.set(Some(Err(e))),
     };
-    let fit_workers = RwSignal::new(1.0_f64);
+    // Workers of the measured run: an ASP fit depends on it (Eq. 1's √n).
+    // With a fitted curve it is the curve's and a change refits; before
+    // one, the cluster's worker count is the first guess (not 1).
+    let pending_workers = RwSignal::new(None::<f64>);
+    let fit_workers = Signal::derive(move || {
+        sc.with(|s| match &s.workload.loss_curve {
+            Some(c) => f64::from(c.workers),
+            None => pending_workers.get().unwrap_or_else(|| {
+                s.hardware
+                    .cluster
+                    .workers
+                    .iter()
+                    .map(|g| f64::from(g.count))
+                    .sum::<f64>()
+                    .max(1.0)
+            }),
+        })
+    });
+    let set_fit_workers = Callback::new(move |v: f64| {
+        let n = v as u32;
+        if sc.with_untracked(|s| s.workload.loss_curve.is_none()) {
+            pending_workers.set(Some(v));
+            return;
+        }
+        let mut next = sc.get_untracked();
+        let Some(curve) = next.workload.loss_curve.as_mut() else {
+            return;
+        };
+        curve.workers = n;
+        match fit_loss(curve) {
+            Ok(fit) => {
+                note.set(Some(Ok(format!(
+                    "refitted for n = {n}: β0 = {}, β1 = {}, R² = {:.4}",
+                    fmt_sig(fit.params.beta0),
+                    fmt_sig(fit.params.beta1),
+                    fit.r_squared
+                ))));
+                next.workload.loss = Some(fit.params);
+                sc.set(next);
+            }
+            Err(e) => note.set(Some(Err(format!("refit for n = {n}: {e}")))),
+        }
+    });
     let upload_curve = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             let n = fit_workers.get_untracked() as u32;
@@ -216,7 +260,7 @@ pub fn CynthiaInputs() -> impl IntoView {
                     <NumberField label="β1" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
                 </div>
                 <div class="row">
-                    <NumberField label="workers of the measured run (ASP fit)" integer=true value=Signal::derive(move || fit_workers.get()) on_set=Callback::new(move |v| fit_workers.set(v)) />
+                    <NumberField label="workers of the measured run (ASP fit; a change refits)" integer=true value=fit_workers on_set=set_fit_workers testid="fit-workers" />
                     <label class="button secondary small">
                         "fit a measured loss curve (CSV/JSON)"
                         <input type="file" accept=".csv,.tsv,.txt,.json" class="hidden-file" on:change=upload_curve data-testid="loss-upload" />

@@ -80,6 +80,22 @@ export async function run(ctx) {
   await page.locator(`${ID('cynthia-chart-loss-fit')} .main-svg`).first().waitFor();
   assert.match(await page.locator(ID('cynthia-chart-loss-fit')).textContent(), /R² = 0\.9/);
 
+  // An ASP curve depends on the run's worker count (Eq. 1's √n): the
+  // shipped curve is a 2-worker run made with β0 = 2000; a change refits.
+  await page.locator(ID('sync')).selectOption('asp');
+  await setField(page, 'fit-workers', '2');
+  await page.locator(ID('loss-upload')).setInputFiles({
+    name: 'resnet32-asp-loss.csv',
+    mimeType: 'text/csv',
+    buffer: fs.readFileSync(path.join(EXAMPLES, 'resnet32-asp-loss.csv')),
+  });
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid="beta0"]').value) - 2000) < 100);
+  await setField(page, 'fit-workers', '1');
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid="beta0"]').value) - 2000 * Math.SQRT2) < 150);
+  assert.match(await page.locator(ID('cynthia-note')).textContent(), /refitted for n = 1/);
+  await setField(page, 'fit-workers', '2');
+  await page.locator(ID('sync')).selectOption('bsp');
+
   // Inconsistent loss model and goals: named at their fields.
   await setField(page, 'beta1', String(beta0 * 2));
   assert.match(await page.locator(`label:has(${ID('beta1')})`).textContent(), /must be below β0/);
