@@ -6,7 +6,9 @@ use leptos::prelude::*;
 
 use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
-use super::fields::{gradual, FieldErrors, NumberField, OptNumberField, ShowMore, PAGE_ROWS};
+use super::fields::{
+    gradual, FieldErrors, LazyDetails, NumberField, OptNumberField, ShowMore, PAGE_ROWS,
+};
 use leptos::task::spawn_local;
 
 use super::files::{download_text, read_upload};
@@ -366,10 +368,10 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 />
             </div>
             {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! {
-                <details class="hint source">
-                    <summary>"where these figures come from"</summary>
-                    {s}
-                </details>
+                // Built when opened: a shared catalog may carry long notes.
+                <LazyDetails open=false class="hint source" summary="where these figures come from">
+                    {s.clone()}
+                </LazyDetails>
             })}
         </div>
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::fields::ShowMore;
+use super::fields::{LazyDetails, ShowMore};
 use super::state::ModelSlot;
 use crate::report::{plotly, Report, Table, Unit};
 
@@ -222,35 +222,6 @@ const OVERVIEW_FIGURES: usize = 4;
 
 /// Rows of a report table on the page at first (the exports have all).
 const TABLE_ROWS: usize = 50;
-
-/// A `<details>` whose body is built only once it is open: a report may
-/// carry thousands of rows nobody opens, and building them would hold the
-/// page for a frame or more. It stays mounted across edits (keyed by the
-/// table), so what the reader opened stays open.
-#[component]
-fn LazyDetails(
-    open: bool,
-    #[prop(into)] class: String,
-    #[prop(into)] summary: Signal<String>,
-    children: ChildrenFn,
-) -> impl IntoView {
-    let opened = RwSignal::new(open);
-    let on_toggle = move |ev: web_sys::Event| {
-        use wasm_bindgen::JsCast;
-        if let Some(d) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-        {
-            opened.set(d.open());
-        }
-    };
-    view! {
-        <details class=class open=open on:toggle=on_toggle>
-            <summary>{summary}</summary>
-            {move || opened.get().then(|| children())}
-        </details>
-    }
-}
 
 /// One table of the model's newest good report, by key.
 #[component]

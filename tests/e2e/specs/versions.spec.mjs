@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ID, open, iterationSeconds, within } from '../planner.mjs';
+import { dropFile, stageFile } from '../hostile.mjs';
 
 export const name = 'version-1 links open unchanged; a newer link is named and kept; an oversize scenario gets no link';
 
@@ -20,12 +21,17 @@ export async function run(ctx) {
   await old.waitForFunction((v) => location.hash.length > 10 && location.hash.slice(1) !== v, v1);
 
   // A document from a newer version: said so, and the address bar keeps it.
+  // A scenario too large for a link (used below), staged before the page
+  // loads: incompressible text, about 2.4 MB, whose link would pass the
+  // 2 MiB limit.
+  const big = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'landing.scenario.json'), 'utf8'));
+  big.hardware.catalog[0].source = (await import('node:crypto')).randomBytes(1_800_000).toString('base64');
   const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'landing.scenario.json'), 'utf8'));
   doc.version = 3;
   doc.models = { spotdnn: { revoked: [] } };
   const deflated = (await import('node:zlib')).deflateRawSync(Buffer.from(JSON.stringify(doc)));
   const future = `s1.${deflated.toString('base64url')}`;
-  const page = await open(ctx, `#${future}`);
+  const page = await open(ctx, `#${future}`, {}, (p) => stageFile(p, 'big.json', JSON.stringify(big)));
   const banner = page.locator(ID('scenario-error'));
   await banner.waitFor();
   assert.match(await banner.textContent(), /newer ddnn-planner \(document version 3\)/);
@@ -34,10 +40,7 @@ export async function run(ctx) {
   assert.equal(await page.evaluate(() => location.hash.slice(1)), future, 'the newer link is not rewritten');
 
   // A scenario too large for a link: the share button says why.
-  const big = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'landing.scenario.json'), 'utf8'));
-  // Incompressible text, about 2.4 MB: its link would pass the 2 MiB limit.
-  big.hardware.catalog[0].source = (await import('node:crypto')).randomBytes(1_800_000).toString('base64');
-  await page.locator(ID('import-json')).setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+  await dropFile(page, 'import-json', 'big.json', 'big.json');
   await page.waitForFunction(() => /too large for a link/.test(document.querySelector('[data-testid="scenario-error"]')?.textContent || ''));
   await page.locator(ID('share')).click();
   await page.waitForFunction(() => /no link: .*Export scenario JSON/.test(document.body.textContent));
