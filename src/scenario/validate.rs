@@ -27,7 +27,7 @@ pub(crate) fn positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
 
-pub use crate::bounds::{fmt_typed, Bounds};
+use crate::bounds::{fmt_typed, Bounds};
 
 impl Scenario {
     /// The messages that stop `model`: shared fields it reads plus its own

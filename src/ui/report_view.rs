@@ -209,12 +209,20 @@ pub fn ReportBody(
 fn ReportChart(id: &'static str, entry: ModelSlot, chart: String) -> impl IntoView {
     let testid = format!("{id}-chart-{chart}");
     let filename = format!("ddnn-{id}-{chart}");
-    let figure = Signal::derive(move || {
-        entry
-            .last_good
-            .with(|r| r.as_ref().and_then(|r| r.chart(&chart).map(plotly::figure)))
-    });
+    let figure = Signal::derive(move || slot_figure(entry, &chart, None));
     view! { <Chart figure=figure testid=testid filename=filename /> }
+}
+
+/// The plotly figure of chart `key` in the slot's newest good report,
+/// drawn `height` px high if given (else the chart's own height).
+pub fn slot_figure(slot: ModelSlot, key: &str, height: Option<u32>) -> Option<serde_json::Value> {
+    slot.last_good.with(|r| {
+        let mut f = plotly::figure(r.as_ref()?.chart(key)?);
+        if let Some(h) = height {
+            f["layout"]["height"] = h.into();
+        }
+        Some(f)
+    })
 }
 
 /// Headline figures per model in the overview (the model's tab has all).

@@ -215,7 +215,7 @@ impl AppState {
             FromWorker::Result {
                 id, model, outcome, ..
             } => {
-                let Some(slot) = self.slots().into_iter().find(|s| s.model.id() == model) else {
+                let Some(slot) = self.slot(&model) else {
                     return;
                 };
                 if id < slot.computed.get_untracked() {
@@ -305,6 +305,11 @@ impl AppState {
     /// Every slot, in registry order.
     pub fn slots(&self) -> Vec<ModelSlot> {
         self.models.get_value()
+    }
+
+    /// The slot of registry model `id`.
+    pub fn slot(&self, id: &str) -> Option<ModelSlot> {
+        self.slots().into_iter().find(|s| s.model.id() == id)
     }
 
     /// Validation messages whose field path starts with `prefix`, from the
@@ -699,39 +704,29 @@ impl AddressBar {
 /// new history entry for a new step, else in place (typing must not fill
 /// the Back button).
 fn write_hash(frag: &str, push: bool) {
-    let full = format!("{frag}{}", hash_params());
-    if !push {
-        return replace_raw_hash(&full);
-    }
-    let w = window();
-    let Ok(history) = w.history() else { return };
-    let loc = w.location();
-    let base = format!(
-        "{}{}",
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    let _ = history.push_state_with_url(
-        &wasm_bindgen::JsValue::NULL,
-        "",
-        Some(&format!("{base}#{full}")),
-    );
+    set_address(&format!("{frag}{}", hash_params()), push);
 }
 
 fn replace_raw_hash(frag: &str) {
+    set_address(frag, false);
+}
+
+/// Sets the address's whole fragment: `pushState` when `push`, else
+/// `replaceState`.
+fn set_address(frag: &str, push: bool) {
     let w = window();
     let Ok(history) = w.history() else { return };
     let loc = w.location();
-    let base = format!(
-        "{}{}",
+    let url = format!(
+        "{}{}#{frag}",
         loc.pathname().unwrap_or_default(),
         loc.search().unwrap_or_default()
     );
-    let _ = history.replace_state_with_url(
-        &wasm_bindgen::JsValue::NULL,
-        "",
-        Some(&format!("{base}#{frag}")),
-    );
+    let _ = if push {
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    };
 }
 
 /// How the page is embedded in another page, from the query string.

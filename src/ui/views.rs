@@ -6,12 +6,11 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::report_view::{ModelResults, ReportBody, RuntimeStatus};
+use super::report_view::{slot_figure, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
     catalog_panel, cluster_panel, cynthia_inputs, expect_state, workload_panel, zeng_inputs,
 };
-use crate::report::plotly;
 
 /// The results views' tabs: the overview, then each registry model.
 #[component]
@@ -58,7 +57,7 @@ pub fn ResultsView() -> impl IntoView {
         <RuntimeStatus />
         {move || {
             let v = view.get();
-            match state.slots().into_iter().find(|s| s.model.id() == v) {
+            match state.slot(&v) {
                 Some(slot) => view! { <ModelResults entry=slot /> }.into_any(),
                 None => view! { <Overview /> }.into_any(),
             }
@@ -142,18 +141,10 @@ fn OverviewChart(slot_name: &'static str) -> impl IntoView {
                 .then_some((s.model.id(), key))
         })
     });
-    let slot_of = move |id: &str| state.slots().into_iter().find(|s| s.model.id() == id);
+    // Side by side in one screen: a shorter drawing.
     let figure = Signal::derive(move || {
-        source.get().and_then(|(id, key)| {
-            slot_of(id)?.last_good.with(|r| {
-                r.as_ref().and_then(|r| r.chart(key)).map(|c| {
-                    let mut f = plotly::figure(c);
-                    // Side by side in one screen: a shorter drawing.
-                    f["layout"]["height"] = serde_json::json!(320);
-                    f
-                })
-            })
-        })
+        let (id, key) = source.get()?;
+        slot_figure(state.slot(id)?, key, Some(320))
     });
     let stem = move || {
         source
@@ -274,18 +265,9 @@ pub fn Card() -> impl IntoView {
     });
     let body = move || {
         let id = slot.get()?;
-        let s = state.slots().into_iter().find(|s| s.model.id() == id)?;
+        let s = state.slot(id)?;
         let chart_key = s.model.overview_charts().first().map(|(_, k)| *k);
-        let figure = Signal::derive(move || {
-            let key = chart_key?;
-            s.last_good.with(|r| {
-                r.as_ref().and_then(|r| r.chart(key)).map(|c| {
-                    let mut f = plotly::figure(c);
-                    f["layout"]["height"] = serde_json::json!(280);
-                    f
-                })
-            })
-        });
+        let figure = Signal::derive(move || slot_figure(s, chart_key?, Some(280)));
         let stale = Memo::new(move |_| !s.stale_errors().is_empty());
         Some(view! {
             <div class:stale-result=move || stale.get()>
