@@ -66,7 +66,7 @@ test('the package exports this API (and no other function of the crate)', () => 
   ]);
 });
 
-test('evaluate: the VGG-16 example, bit for bit as tests/golden.rs', () => {
+test('evaluate: the VGG-16 example, bit for bit as tests/suite/golden.rs', () => {
   const scenario = readExample('vgg16-hetero-1gbe.json');
   const out = evaluate(scenario);
   assert.deepEqual(Object.keys(out), ['title', 'models']);

@@ -623,7 +623,7 @@ fn cheaper(a: &Run, b: &Run) -> bool {
 /// with `n_ps`, so the feasible counts are the ones above a threshold. Past
 /// the minimum, the first feasible count is the cheapest feasible one. So:
 /// bisect for the fewest PS nodes meeting `T_g`, then walk up until cost
-/// rises. `tests/properties.rs` checks this against `exact_exhaustive`.
+/// rises. `tests/suite/properties.rs` checks this against `exact_exhaustive`.
 pub fn best_ps(
     p: &Profile,
     t: &InstanceType,

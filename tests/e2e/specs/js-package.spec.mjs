@@ -24,7 +24,7 @@ const DIST = path.resolve(process.env.DIST || path.join(ROOT, 'dist'));
 const SITE = path.join(ROOT, 'tests', 'e2e', '.tmp', 'docs-site');
 const PLOTLY = path.join(ROOT, 'node_modules', 'plotly.js-basic-dist-min', 'plotly-basic.min.js');
 const SCENARIO = path.join(ROOT, 'public', 'examples', 'vgg16-hetero-1gbe.json');
-// tests/golden.rs asserts this value bit for bit.
+// tests/suite/golden.rs asserts this value bit for bit.
 const ITERATION_S = '26.843674729417838';
 
 async function assembleSite() {

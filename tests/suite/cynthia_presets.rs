@@ -1,7 +1,5 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 // Cynthia presets: the EC2 docker catalog, Table 4's profiles and the
 // illustrative loss coefficients, and the shipped example files.
@@ -17,7 +15,7 @@ use ddnn_planner::workload::profile_presets::{
     loss_presets, profile_preset, profile_presets, LOSS_PRESET_SOURCE,
 };
 
-const CATALOG_JSON: &str = include_str!("../public/examples/cynthia-catalog.json");
+const CATALOG_JSON: &str = include_str!("../../public/examples/cynthia-catalog.json");
 
 fn instance(name: &str) -> Instance {
     cynthia_catalog()

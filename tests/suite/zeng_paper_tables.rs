@@ -8,8 +8,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::hardware::presets::{zeng_devices, GTX_1060, QUADRO_RTX_4000};
 use ddnn_planner::hardware::{gbit_per_s_to_bytes, Processor, WorkerGroup};

@@ -10,8 +10,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::collections::BTreeMap;
 
@@ -23,42 +21,42 @@ use serde_json::Value;
 const FIXTURES: [(&str, &str, &str); 7] = [
     (
         "alexnet-cpu-2workers",
-        include_str!("fixtures/v1/alexnet-cpu-2workers.scenario.json"),
-        include_str!("fixtures/v1/alexnet-cpu-2workers.fragment.txt"),
+        include_str!("../fixtures/v1/alexnet-cpu-2workers.scenario.json"),
+        include_str!("../fixtures/v1/alexnet-cpu-2workers.fragment.txt"),
     ),
     (
         "cifar10-bsp-m4",
-        include_str!("fixtures/v1/cifar10-bsp-m4.scenario.json"),
-        include_str!("fixtures/v1/cifar10-bsp-m4.fragment.txt"),
+        include_str!("../fixtures/v1/cifar10-bsp-m4.scenario.json"),
+        include_str!("../fixtures/v1/cifar10-bsp-m4.fragment.txt"),
     ),
     (
         "cifar10-spot-2ps",
-        include_str!("fixtures/v1/cifar10-spot-2ps.scenario.json"),
-        include_str!("fixtures/v1/cifar10-spot-2ps.fragment.txt"),
+        include_str!("../fixtures/v1/cifar10-spot-2ps.scenario.json"),
+        include_str!("../fixtures/v1/cifar10-spot-2ps.fragment.txt"),
     ),
     (
         "landing",
-        include_str!("fixtures/v1/landing.scenario.json"),
-        include_str!("fixtures/v1/landing.fragment.txt"),
+        include_str!("../fixtures/v1/landing.scenario.json"),
+        include_str!("../fixtures/v1/landing.fragment.txt"),
     ),
     (
         "resnet50-10gbe",
-        include_str!("fixtures/v1/resnet50-10gbe.scenario.json"),
-        include_str!("fixtures/v1/resnet50-10gbe.fragment.txt"),
+        include_str!("../fixtures/v1/resnet50-10gbe.scenario.json"),
+        include_str!("../fixtures/v1/resnet50-10gbe.fragment.txt"),
     ),
     (
         "vgg16-hetero-1gbe",
-        include_str!("fixtures/v1/vgg16-hetero-1gbe.scenario.json"),
-        include_str!("fixtures/v1/vgg16-hetero-1gbe.fragment.txt"),
+        include_str!("../fixtures/v1/vgg16-hetero-1gbe.scenario.json"),
+        include_str!("../fixtures/v1/vgg16-hetero-1gbe.fragment.txt"),
     ),
     (
         "vgg16-latency-settings",
-        include_str!("fixtures/v1/vgg16-latency-settings.scenario.json"),
-        include_str!("fixtures/v1/vgg16-latency-settings.fragment.txt"),
+        include_str!("../fixtures/v1/vgg16-latency-settings.scenario.json"),
+        include_str!("../fixtures/v1/vgg16-latency-settings.fragment.txt"),
     ),
 ];
 
-const DIGESTS: &str = include_str!("fixtures/v1/digests.txt");
+const DIGESTS: &str = include_str!("../fixtures/v1/digests.txt");
 
 /// The one kind of version-1 document whose numbers change: its PS nodes
 /// (Cynthia's) supplied another bandwidth than its PS link (Zeng's). The

@@ -4,8 +4,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::hardware::{Instance, WorkerGroup};
 use ddnn_planner::models::cynthia::report::CHART_MAX_TYPES;
@@ -21,7 +19,7 @@ fn report(id: &str, s: &Scenario) -> Report {
 
 #[test]
 fn cynthia_charts_draw_the_cheapest_types_of_a_big_catalog() {
-    let mut s = Scenario::from_json(include_str!("../public/examples/cifar10-bsp-m4.json"))
+    let mut s = Scenario::from_json(include_str!("../../public/examples/cifar10-bsp-m4.json"))
         .unwrap_or_else(|e| panic!("{e}"));
     let base = s.hardware.catalog[0].clone();
     for i in 0..40 {

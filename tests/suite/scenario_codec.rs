@@ -2,8 +2,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
@@ -44,19 +42,19 @@ fn shipped_example_files_load() {
     for (name, text) in [
         (
             "vgg16-hetero-1gbe.json",
-            include_str!("../public/examples/vgg16-hetero-1gbe.json"),
+            include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
         ),
         (
             "alexnet-cpu-2workers.json",
-            include_str!("../public/examples/alexnet-cpu-2workers.json"),
+            include_str!("../../public/examples/alexnet-cpu-2workers.json"),
         ),
         (
             "cifar10-bsp-m4.json",
-            include_str!("../public/examples/cifar10-bsp-m4.json"),
+            include_str!("../../public/examples/cifar10-bsp-m4.json"),
         ),
         (
             "resnet50-10gbe.json",
-            include_str!("../public/examples/resnet50-10gbe.json"),
+            include_str!("../../public/examples/resnet50-10gbe.json"),
         ),
     ] {
         let s = Scenario::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));

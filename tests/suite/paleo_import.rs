@@ -1,7 +1,5 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 // Paleo network JSON import: the two shipped examples, shape inference
 // through blocks, the ignored list, and every error case.
@@ -11,8 +9,8 @@ use ddnn_planner::workload::network::MAX_LAYERS;
 use ddnn_planner::workload::paleo::{import_paleo, PaleoError, PaleoImport, MAX_INPUT_BYTES};
 use ddnn_planner::workload::{Layer, LayerKind};
 
-const ALEXNET: &str = include_str!("../public/examples/alexnet.paleo.json");
-const TINY: &str = include_str!("../public/examples/tiny-inception.paleo.json");
+const ALEXNET: &str = include_str!("../../public/examples/alexnet.paleo.json");
+const TINY: &str = include_str!("../../public/examples/tiny-inception.paleo.json");
 
 fn ok(json: &str) -> PaleoImport {
     match import_paleo(json) {

@@ -1,7 +1,5 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 // Cynthia's loss model: Eq. 1, the fit of β0, β1 on 1/loss, the iteration
 // counts of Eq. 15 and 20, and the profile and loss-curve importers.
@@ -15,8 +13,8 @@ use ddnn_planner::workload::profile_io::{
 };
 use ddnn_planner::workload::profile_presets::{profile_preset, profile_presets};
 
-const MNIST_PROFILE: &str = include_str!("../public/examples/mnist-profile.json");
-const RESNET_CURVE: &str = include_str!("../public/examples/resnet32-asp-loss.csv");
+const MNIST_PROFILE: &str = include_str!("../../public/examples/mnist-profile.json");
+const RESNET_CURVE: &str = include_str!("../../public/examples/resnet32-asp-loss.csv");
 
 fn params(beta0: f64, beta1: f64) -> LossParams {
     LossParams { beta0, beta1 }

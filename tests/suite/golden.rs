@@ -4,8 +4,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::scenario::codec::encode_fragment;
@@ -34,19 +32,19 @@ fn check(json: &str, iteration_s: f64, speedup: f64, sweep7_s: f64) {
 #[test]
 fn shipped_examples_bit_exact() {
     check(
-        include_str!("../public/examples/vgg16-hetero-1gbe.json"),
+        include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
         26.843674729417838,
         0.03145384226029122,
         53.28325151951276,
     );
     check(
-        include_str!("../public/examples/alexnet-cpu-2workers.json"),
+        include_str!("../../public/examples/alexnet-cpu-2workers.json"),
         19.51161906953846,
         1.1887956299479763,
         27.388080569844043,
     );
     check(
-        include_str!("../public/examples/resnet50-10gbe.json"),
+        include_str!("../../public/examples/resnet50-10gbe.json"),
         0.5231940994130098,
         0.18316701340438996,
         9.843228711846455,

@@ -1,7 +1,5 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 // Zeng et al. Table 1: forward FLOP (Eq. 4) and backward FLOP
 // (85 × weights) from the presets' layer tables and given figures.
@@ -174,7 +172,7 @@ fn presets_are_valid_and_ids_unique() {
 
 #[test]
 fn shipped_vgg16_example_is_the_preset_table() {
-    let csv = include_str!("../public/examples/vgg16-layers.csv");
+    let csv = include_str!("../../public/examples/vgg16-layers.csv");
     let layers = preset("vgg16").layers;
     assert_eq!(csv, layers_to_csv(&layers));
     assert_eq!(parse_layer_table(csv), Ok(layers));
@@ -182,7 +180,7 @@ fn shipped_vgg16_example_is_the_preset_table() {
 
 #[test]
 fn shipped_small_net_example_parses() {
-    let tsv = include_str!("../public/examples/small-net.tsv");
+    let tsv = include_str!("../../public/examples/small-net.tsv");
     let layers = parse_layer_table(tsv).expect("small-net.tsv parses");
     assert_eq!(layers.len(), 5);
 }

@@ -2,8 +2,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use ddnn_planner::hardware::Processor;
 use ddnn_planner::models::zeng::{

@@ -1,0 +1,26 @@
+//! The integration tests, as one test binary: each file below is a module,
+//! so the crate and its dependencies link once per target, not once per
+//! file (a debug wasm32 test binary links the whole UI crate). Every module
+//! runs natively and in headless Chromium unless it says otherwise.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod cli;
+mod cynthia_loss;
+mod cynthia_model;
+mod cynthia_presets;
+mod cynthia_properties;
+mod finite_reports;
+mod golden;
+mod layer_table_import;
+mod paleo_import;
+mod properties;
+mod report_caps;
+mod scenario_codec;
+mod v1_documents;
+mod validation_ranges;
+mod zeng_cost;
+mod zeng_paper_tables;
+mod zeng_queue;
+mod zeng_table1;
