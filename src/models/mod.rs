@@ -3,9 +3,10 @@
 //! Every caller (validation, `ddnn-planner eval`, the exports, the page's
 //! result panels, the embed view, the JS package) iterates `MODELS`:
 //! adding a model is a folder here plus one line in `MODELS` (and its
-//! input panel in `src/ui/models.rs`). See `docs/adding-a-model.md`.
+//! input panel, listed in `InputsView` in `src/ui/views.rs`). See `docs/adding-a-model.md`.
 
 pub mod cynthia;
+pub mod spotdnn;
 pub mod zeng;
 
 use serde::{Deserialize, Serialize};
@@ -125,7 +126,7 @@ impl Unavailable {
 }
 
 /// Every model, in the order the page and the CLI show them.
-pub static MODELS: [&dyn Model; 2] = [&zeng::Zeng, &cynthia::Cynthia];
+pub static MODELS: [&dyn Model; 3] = [&zeng::Zeng, &cynthia::Cynthia, &spotdnn::SpotDnn];
 
 /// The model with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Model> {

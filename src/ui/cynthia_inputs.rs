@@ -5,10 +5,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField};
+use super::fields::{FieldErrors, NumberField};
 use super::files::read_upload;
 use crate::hardware::aws::cynthia_catalog;
-use crate::hardware::Pricing;
 use crate::models::cynthia::loss_fit::fit_loss;
 use crate::models::cynthia::section::{self, CynthiaSettings};
 use crate::models::zeng::eval::network_figures;
@@ -209,8 +208,8 @@ pub fn CynthiaInputs() -> impl IntoView {
     };
 
     view! {
-        <section class="panel" aria-label="job profile and goals">
-            <h2>"Job profile, loss and goals (Cynthia)"</h2>
+        <section class="panel" aria-label="Cynthia job profile and loss">
+            <h2>"Job profile and loss (Cynthia)"</h2>
             <p class="hint">
                 "Cynthia predicts PS bottlenecks and plans the cheapest homogeneous cluster from a short profiling run on a baseline worker (Sec. 3, Table 4)."
             </p>
@@ -266,18 +265,8 @@ pub fn CynthiaInputs() -> impl IntoView {
                         <input type="file" accept=".csv,.tsv,.txt,.json" class="hidden-file" on:change=upload_curve data-testid="loss-upload" />
                     </label>
                 </div>
-                <h3>"Goals"</h3>
-                <div class="grid3">
-                    <OptNumberField label="time T_g [h]" value=Signal::derive(move || sc.with(|s| s.goals.time_s.map(|t| t / 3600.0))) on_set=Callback::new(move |v: Option<f64>| sc.update(|s| s.goals.time_s = v.map(|h| h * 3600.0))) errors=state.errors_at("goals.time") testid="goal-time" />
-                    <OptNumberField label="loss l_g" value=Signal::derive(move || sc.with(|s| s.goals.loss)) on_set=Callback::new(move |v| sc.update(|s| s.goals.loss = v)) errors=state.errors_at("goals.loss") testid="goal-loss" />
-                    <OptNumberField label="budget [USD]" value=Signal::derive(move || sc.with(|s| s.goals.budget_usd)) on_set=Callback::new(move |v| sc.update(|s| s.goals.budget_usd = v)) errors=state.errors_at("goals.budget") testid="goal-budget" />
-                </div>
                 <div class="grid2">
                     <NumberField label="exact search up to [workers]" integer=true value=state.section_get(section::ID, |c: &CynthiaSettings| f64::from(c.max_workers)) on_set=state.section_set(section::ID, |c: &mut CynthiaSettings, v: f64| c.max_workers = v as u32) errors=state.errors_at("models.cynthia.max_workers") testid="max-workers" />
-                    <label class="field check">
-                        <input type="checkbox" prop:checked=move || sc.with(|s| s.hardware.pricing == Pricing::Spot) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.hardware.pricing = if on { Pricing::Spot } else { Pricing::OnDemand }) } data-testid="spot" />
-                        <span class="field-label">"price at spot rates (every model's costs)"</span>
-                    </label>
                 </div>
                 <FieldErrors errors=state.errors_at("workload.profile") />
             </Show>

@@ -7,10 +7,12 @@ mod cluster_panel;
 mod cynthia_inputs;
 mod fields;
 mod files;
+mod goals_panel;
 mod instance_select;
 mod plotly_js;
 mod report_view;
 mod runtime;
+mod spotdnn_inputs;
 mod state;
 mod toolbar;
 mod views;
@@ -81,7 +83,9 @@ pub fn App() -> impl IntoView {
             </aside>
         </main>
         <footer class="foot">
-            "Models: Zeng et al. 2023 (Eq. 4, 27-33, Algorithms 1-2) and Cynthia (Eq. 1-14, Algorithm 1), with the corrections in docs/zeng.md and docs/cynthia.md. "
+            "Models: "
+            {crate::models::MODELS.iter().map(|m| m.paper()).collect::<Vec<_>>().join("; ")}
+            ". Corrections to the papers: docs/ in the repository. "
             "Units: seconds, FLOP, bytes; bandwidth in Gb/s (10⁹ bit/s); prices in USD per hour."
         </footer>
     }

@@ -12,7 +12,7 @@ use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
-const EXAMPLES: [(&str, &str); 4] = [
+const EXAMPLES: [(&str, &str); 5] = [
     (
         "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
         include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
@@ -28,6 +28,10 @@ const EXAMPLES: [(&str, &str); 4] = [
     (
         "AlexNet, 2× Xeon E5-2620, 1 GbE (Table 4)",
         include_str!("../../public/examples/alexnet-cpu-2workers.json"),
+    ),
+    (
+        "ResNet-110 on spot GPUs: cheapest plan within quotas (spotDNN, Table I)",
+        include_str!("../../public/examples/spotdnn-table1.json"),
     ),
 ];
 

@@ -9,7 +9,8 @@ use super::chart::Chart;
 use super::report_view::{slot_figure, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
-    catalog_panel, cluster_panel, cynthia_inputs, expect_state, workload_panel, zeng_inputs,
+    catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, spotdnn_inputs,
+    workload_panel, zeng_inputs,
 };
 
 /// The results views' tabs: the overview, then each registry model.
@@ -233,8 +234,10 @@ pub fn InputsView() -> impl IntoView {
         InputTab::Cluster => view! { <cluster_panel::ClusterPanel /> }.into_any(),
         InputTab::Catalog => view! { <catalog_panel::CatalogPanel /> }.into_any(),
         InputTab::Models => view! {
+            <goals_panel::GoalsPanel />
             <cynthia_inputs::CynthiaInputs />
             <zeng_inputs::ZengInputs />
+            <spotdnn_inputs::SpotDnnInputs />
         }
         .into_any(),
     }

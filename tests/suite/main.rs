@@ -18,6 +18,8 @@ mod paleo_import;
 mod properties;
 mod report_caps;
 mod scenario_codec;
+mod spotdnn_paper;
+mod spotdnn_properties;
 mod v1_documents;
 mod validation_ranges;
 mod zeng_cost;

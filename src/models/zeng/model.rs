@@ -100,6 +100,13 @@ impl Model for Zeng {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        let net = &s.workload.network;
+        if net.layers.is_empty() && net.given.is_none() {
+            return Err(Unavailable::missing(
+                "workload.network.layers",
+                "a layer table: add conv or fc rows, import one, or pick a network preset",
+            ));
+        }
         if s.hardware.cluster.workers.is_empty() {
             return Err(Unavailable::missing(
                 "hardware.cluster.workers",

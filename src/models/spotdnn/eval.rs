@@ -1,0 +1,622 @@
+//! spotDNN applied to a scenario: the instance types it can plan with, the
+//! given cluster's prediction, the plans (Algorithm 1 next to the exact
+//! optimiser) with the paper's comparisons, the cost-vs-time-goal
+//! frontier, and a takeover plan after a revocation.
+
+use crate::scenario::validate::positive;
+use serde::Serialize;
+
+use super::plan::{algorithm1, exact, fastest, Candidate, Problem, Search};
+use super::section::{self, PlanFrom, SpotDnnSettings, ID};
+use super::{
+    cluster, compute_time, gpu_batch, run, ClusterFigures, InstanceType, RunFigures, Workload,
+};
+use crate::hardware::{Instance, Pricing};
+use crate::report::fmt_sig;
+use crate::scenario::validate::err;
+use crate::scenario::{FieldError, Scenario};
+
+/// Points on the cost-vs-time-goal frontier.
+pub const FRONTIER_POINTS: usize = 24;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpotEvaluation {
+    pub settings: SpotDnnSettings,
+    pub workload: Workload,
+    pub pricing: Pricing,
+    /// Catalog entries spotDNN can plan with, in catalog order.
+    pub types: Vec<InstanceType>,
+    /// Catalog entries left out, and why.
+    pub skipped: Vec<String>,
+    pub cluster: Option<GivenCluster>,
+    pub cluster_note: Option<String>,
+    pub plans: Option<Plans>,
+    pub replan: Option<Replan>,
+    /// What planning still needs, at the field that would supply it.
+    pub missing: Vec<FieldError>,
+}
+
+/// The scenario's cluster under the model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GivenCluster {
+    pub counts: Vec<u32>,
+    pub figures: ClusterFigures,
+    pub run: Option<RunFigures>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plans {
+    pub loss_goal: f64,
+    pub time_goal_s: f64,
+    pub paper: Search,
+    pub exact: Search,
+    /// How much more Algorithm 1's plan costs than the exact one (0.074 =
+    /// 7.4%).
+    pub gap: Option<f64>,
+    /// The exact plan next to Homo-fast, Homo-slow (same worker count, one
+    /// type) and the same plan at the other pricing (Tables I, V, VI).
+    pub comparisons: Vec<Comparison>,
+    /// When nothing meets the goals: the fastest cluster the quotas allow.
+    pub fastest: Option<Candidate>,
+    /// (time goal [s], cheapest cost [USD] or None) along the frontier.
+    pub frontier: Vec<(f64, Option<f64>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub label: String,
+    pub counts: Vec<u32>,
+    pub candidate: Option<Candidate>,
+    /// Cost at the other pricing (the "On-demand" row).
+    pub other_pricing: bool,
+}
+
+/// A takeover after a revocation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Replan {
+    pub revoked: String,
+    pub revoked_count: u32,
+    pub at_s: f64,
+    pub loss_now: f64,
+    /// The cluster's run had nothing been revoked.
+    pub before: Option<RunFigures>,
+    /// The survivors plus the cheapest takeover in the time left.
+    pub search: Search,
+    /// Cost spent before the revocation [USD].
+    pub spent: f64,
+    pub time_left_s: f64,
+}
+
+/// The type index of each catalog entry spotDNN can use.
+fn type_index(types: &[InstanceType], name: &str) -> Option<usize> {
+    types.iter().position(|t| t.name == name)
+}
+
+/// Reads the section and catalog into the model, or says what is missing
+/// (`Err(Ok)`: nothing to show) or wrong (`Err(Err)`: the last good result
+/// stays).
+pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
+    let mut e = prepare(s)?;
+    let goals = goals(s, &e).map_err(Err)?;
+    if let Some((loss_goal, time_goal)) = goals {
+        e.plans = Some(plans(&e, loss_goal, time_goal));
+        e.replan = replan(&e, loss_goal, time_goal).map_err(Err)?;
+    }
+    Ok(e)
+}
+
+/// Why there is no evaluation: inputs missing (`Ok`) or wrong (`Err`).
+pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
+
+/// The types and the given cluster, without plans.
+pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
+    let set = section::settings(s);
+    let f = |name: &str| format!("models.{ID}.{name}");
+    let mut missing = Vec::new();
+    let mut need = |v: Option<f64>, field: &str, what: &str| {
+        if v.is_none() {
+            missing.push(err(f(field), what.to_string()));
+        }
+        v.unwrap_or(0.0)
+    };
+    let param = need(
+        set.param_bytes,
+        "param_bytes",
+        "S_param [MB]: bytes pushed per iteration (Table IV)",
+    );
+    let req = need(
+        set.req_bytes_per_s,
+        "req_bytes_per_s",
+        "B_req [MB/s]: one worker's bandwidth need, measured alone",
+    );
+    let alpha2 = need(
+        set.alpha2_per_byte,
+        "alpha2_per_byte",
+        "α2, β2 of Eq. 10 (batch per GPU memory)",
+    );
+    if set.measured.is_empty() {
+        missing.push(err(
+            f("measured"),
+            "an iteration time measured alone for at least one instance type",
+        ));
+    }
+    let ps = s.hardware.cluster.ps.total_bandwidth(&s.hardware.catalog);
+    if ps.is_none() {
+        missing.push(err(
+            "hardware.cluster.ps.link",
+            "the PS side's bandwidth B_ps (a PS instance or link)",
+        ));
+    }
+    if !missing.is_empty() {
+        return Err(Ok(missing));
+    }
+    let loss = set.loss.unwrap_or(super::LossLaw {
+        gamma1: 0.0,
+        gamma2: 0.0,
+        gamma3: 0.0,
+        gamma4: 0.0,
+        gamma5: 0.0,
+        form: super::LossForm::RFree,
+    });
+    let workload = Workload {
+        param_bytes: param,
+        req_bytes_per_s: req,
+        ps_bytes_per_s: ps.unwrap_or(0.0),
+        alpha1: set.alpha1,
+        beta1: set.beta1,
+        loss,
+    };
+    let pricing = s.hardware.pricing;
+    let (types, skipped) = instance_types(s, &set, &workload, alpha2, pricing).map_err(Err)?;
+    if types.is_empty() {
+        return Err(Ok(vec![err(
+            f("measured"),
+            "no measured instance type is in the catalog with its GPUs, GPU memory, PCIe bandwidth and price",
+        )]));
+    }
+    let mut e = SpotEvaluation {
+        settings: set.clone(),
+        workload,
+        pricing,
+        types,
+        skipped,
+        cluster: None,
+        cluster_note: None,
+        plans: None,
+        replan: None,
+        missing: Vec::new(),
+    };
+    given_cluster(s, &mut e);
+    Ok(e)
+}
+
+/// The catalog's entries that have a measurement, with their Eq. 10 batch
+/// and compute time. A negative compute time is an error, and when `B_req`
+/// read as Mb/s would explain it, the message says so.
+fn instance_types(
+    s: &Scenario,
+    set: &SpotDnnSettings,
+    w: &Workload,
+    alpha2: f64,
+    pricing: Pricing,
+) -> Result<(Vec<InstanceType>, Vec<String>), Vec<FieldError>> {
+    let mut types = Vec::new();
+    let mut skipped = Vec::new();
+    let mut errors = Vec::new();
+    let mut slip: Option<String> = None;
+    let other = match pricing {
+        Pricing::OnDemand => Pricing::Spot,
+        Pricing::Spot => Pricing::OnDemand,
+    };
+    let field = |i: usize, name: &str| format!("models.{ID}.measured[{i}].{name}");
+    for (i, m) in set.measured.iter().enumerate() {
+        let Some(inst) = s.instance(&m.instance) else {
+            skipped.push(format!("{}: measured, but not in the catalog", m.instance));
+            continue;
+        };
+        let Some(base) = describe(inst, pricing) else {
+            skipped.push(format!(
+                "{}: needs GPUs per instance, GPU memory, PCIe (interconnect) bandwidth and a {} price",
+                inst.name,
+                match pricing {
+                    Pricing::OnDemand => "on-demand",
+                    Pricing::Spot => "spot",
+                }
+            ));
+            continue;
+        };
+        let (gpus, mem, pcie, price) = base;
+        let Some(b_k) = gpu_batch(alpha2, set.beta2, mem) else {
+            errors.push(err(
+                format!("models.{ID}.alpha2_per_byte"),
+                format!(
+                    "{}: α2·mem + β2 = {} for its {} GB GPUs: Eq. 10 gives a batch below 1",
+                    inst.name,
+                    fmt_sig(alpha2 * mem + set.beta2),
+                    fmt_sig(mem / 1e9)
+                ),
+            ));
+            continue;
+        };
+        let pcie_s = 2.0 * f64::from(gpus) * w.param_bytes / pcie;
+        let compute = match (&m.iteration_s, &m.same_gpu_as) {
+            (Some(t), _) => match measured_compute(*t, w, pcie_s, &inst.name) {
+                Ok(c) => c,
+                Err((true, msg)) => {
+                    // One unit slip explains every type: say it once.
+                    slip.get_or_insert(msg);
+                    continue;
+                }
+                Err((false, msg)) => {
+                    errors.push(err(field(i, "iteration_s"), msg));
+                    continue;
+                }
+            },
+            (None, Some(like)) => match same_gpu_compute(s, set, w, like) {
+                Some(c) => c,
+                None if slip.is_some() => continue,
+                None => {
+                    errors.push(err(
+                        field(i, "same_gpu_as"),
+                        format!("{}: \"{like}\" has no measured iteration time in the catalog to carry over", inst.name),
+                    ));
+                    continue;
+                }
+            },
+            (None, None) => {
+                errors.push(err(
+                    field(i, "iteration_s"),
+                    format!(
+                        "{}: give its iteration time alone, or a measured type with the same GPU",
+                        inst.name
+                    ),
+                ));
+                continue;
+            }
+        };
+        types.push(InstanceType {
+            name: inst.name.clone(),
+            gpus,
+            batch: f64::from(gpus) * b_k,
+            gpu_batch: b_k,
+            compute_s: compute,
+            pcie_s,
+            price,
+            other_price: inst.price(other),
+            quota: inst.quota,
+        });
+    }
+    if let Some(msg) = slip {
+        errors.insert(0, err(format!("models.{ID}.req_bytes_per_s"), msg));
+    }
+    if errors.is_empty() {
+        Ok((types, skipped))
+    } else {
+        Err(errors)
+    }
+}
+
+/// (GPUs, GPU memory [B], PCIe [B/s], price [USD/h]) of an entry.
+fn describe(inst: &Instance, pricing: Pricing) -> Option<(u32, f64, f64, f64)> {
+    let gpus = inst.gpus.filter(|&g| g > 0)?;
+    Some((
+        gpus,
+        inst.gpu_memory_bytes?,
+        inst.interconnect_bytes_per_s?,
+        inst.price(pricing)?,
+    ))
+}
+
+/// `T_comp` from a measurement; `Err((blame B_req, message))` when it is
+/// not positive.
+fn measured_compute(t: f64, w: &Workload, pcie_s: f64, name: &str) -> Result<f64, (bool, String)> {
+    let c = compute_time(t, w, pcie_s);
+    if c > 0.0 {
+        return Ok(c);
+    }
+    let net = 2.0 * w.param_bytes / w.req_bytes_per_s;
+    // A B_req read as Mb/s and converted is 8× too small.
+    let eight = Workload {
+        req_bytes_per_s: w.req_bytes_per_s * 8.0,
+        ..*w
+    };
+    let slip = compute_time(t, &eight, pcie_s) > 0.0;
+    let msg = format!(
+        "{name}: the compute time comes out negative: measured {} s < 2·S/B_req {} s + PCIe {} s",
+        fmt_sig(t),
+        fmt_sig(net),
+        fmt_sig(pcie_s)
+    );
+    if slip {
+        Err((
+            true,
+            format!(
+                "{msg}. B_req = {} MB/s looks converted from Mb/s: spotDNN's \"Mbps\" means MB/s, so it would be {} MB/s",
+                fmt_sig(w.req_bytes_per_s / 1e6),
+                fmt_sig(eight.req_bytes_per_s / 1e6)
+            ),
+        ))
+    } else {
+        Err((false, msg))
+    }
+}
+
+/// `T_comp` of the measured type named `like` (the same GPU computes the
+/// same per-GPU batch in the same time, whatever the instance).
+fn same_gpu_compute(s: &Scenario, set: &SpotDnnSettings, w: &Workload, like: &str) -> Option<f64> {
+    let m = set.measured.iter().find(|m| m.instance == like)?;
+    let t = m.iteration_s?;
+    let inst = s.instance(like)?;
+    let (gpus, _, pcie, _) =
+        describe(inst, Pricing::OnDemand).or_else(|| describe(inst, Pricing::Spot))?;
+    let c = compute_time(t, w, 2.0 * f64::from(gpus) * w.param_bytes / pcie);
+    (c > 0.0).then_some(c)
+}
+
+/// The cluster's counts per type, or why spotDNN cannot read it.
+fn cluster_counts(s: &Scenario, types: &[InstanceType]) -> Result<Vec<u32>, String> {
+    let mut counts = vec![0u32; types.len()];
+    for g in &s.hardware.cluster.workers {
+        let k = type_index(types, &g.instance).ok_or_else(|| {
+            format!(
+                "{} is not a measured type with GPUs, GPU memory, PCIe and a price",
+                g.instance
+            )
+        })?;
+        counts[k] = counts[k].saturating_add(g.count);
+    }
+    Ok(counts)
+}
+
+fn given_cluster(s: &Scenario, e: &mut SpotEvaluation) {
+    if s.hardware.cluster.workers.is_empty() {
+        e.cluster_note = Some("no workers in the cluster: planning only".into());
+        return;
+    }
+    match cluster_counts(s, &e.types) {
+        Err(m) => e.cluster_note = Some(format!("the cluster is not predicted: {m}")),
+        Ok(counts) => {
+            if let Some(figures) = cluster(&e.types, &counts, &e.workload) {
+                let run = match (s.goals.loss, e.settings.loss) {
+                    (Some(l), Some(_)) => run(&figures, &e.workload, None, l),
+                    _ => None,
+                };
+                e.cluster = Some(GivenCluster {
+                    counts,
+                    figures,
+                    run,
+                });
+            }
+        }
+    }
+}
+
+/// The loss and time goals, when planning can run; errors for goals the
+/// loss law cannot reach.
+fn goals(s: &Scenario, e: &SpotEvaluation) -> Result<Option<(f64, f64)>, Vec<FieldError>> {
+    let Some(law) = e.settings.loss else {
+        return Ok(None);
+    };
+    let (Some(loss), Some(time)) = (s.goals.loss, s.goals.time_s) else {
+        return Ok(None);
+    };
+    if loss <= law.gamma5 {
+        return Err(vec![err(
+            "goals.loss",
+            format!(
+                "spotDNN: the loss law never falls to {} (it approaches γ5 = {} from above): set a loss goal above γ5",
+                fmt_sig(loss),
+                fmt_sig(law.gamma5)
+            ),
+        )]);
+    }
+    Ok(Some((loss, time)))
+}
+
+/// The plan question for a fresh plan (or one keeping the cluster).
+pub fn problem<'a>(e: &'a SpotEvaluation, loss_goal: f64, time_goal: f64) -> Problem<'a> {
+    let existing = match (e.settings.plan_from, &e.cluster) {
+        (PlanFrom::Cluster, Some(c)) => c.counts.clone(),
+        _ => vec![0; e.types.len()],
+    };
+    Problem {
+        types: &e.types,
+        workload: &e.workload,
+        loss_goal,
+        loss_from: None,
+        time_goal_s: time_goal,
+        overhead_s: 0.0,
+        available: available(&e.types, &existing, e.settings.max_workers),
+        existing,
+        max_workers: worker_cap(&e.workload, e.settings.max_workers),
+    }
+}
+
+/// New instances each type may add: its quota less the running ones.
+fn available(types: &[InstanceType], existing: &[u32], cap: u32) -> Vec<u32> {
+    types
+        .iter()
+        .zip(existing)
+        .map(|(t, &e)| t.quota.map_or(cap, |q| q.saturating_sub(e)))
+        .collect()
+}
+
+/// Most workers: the paper's `P < 1` bound, within the section's limit.
+fn worker_cap(w: &Workload, limit: u32) -> u32 {
+    w.max_workers().map_or(limit, |n| n.min(limit))
+}
+
+fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
+    let p = problem(e, loss_goal, time_goal);
+    let paper = algorithm1(&p);
+    let exact = exact(&p, |_| {});
+    let gap = match (&paper.best, &exact.best) {
+        (Some(a), Some(x)) if x.run.cost > 0.0 => Some(a.run.cost / x.run.cost - 1.0),
+        _ => None,
+    };
+    let comparisons = exact
+        .best
+        .as_ref()
+        .map(|b| comparisons(&p, b))
+        .unwrap_or_default();
+    let fastest = if exact.best.is_none() {
+        fastest(&p).best
+    } else {
+        None
+    };
+    Plans {
+        loss_goal,
+        time_goal_s: time_goal,
+        frontier: frontier(&p),
+        paper,
+        exact,
+        gap,
+        comparisons,
+        fastest,
+    }
+}
+
+/// Homo-fast and Homo-slow (Sec. V-C: as many workers as the plan, all of
+/// its fastest or its slowest type), and the plan at the other pricing.
+fn comparisons(p: &Problem, best: &Candidate) -> Vec<Comparison> {
+    let n: u32 = best.counts.iter().sum();
+    let speed = |k: usize| p.types[k].batch / best.cluster.iterations[k].total();
+    let used: Vec<usize> = (0..p.types.len()).filter(|&k| best.counts[k] > 0).collect();
+    let pick = |better: fn(f64, f64) -> bool| {
+        used.iter()
+            .copied()
+            .reduce(|a, b| if better(speed(b), speed(a)) { b } else { a })
+    };
+    let mut out = Vec::new();
+    for (label, k) in [
+        ("Homo-fast", pick(|a, b| a > b)),
+        ("Homo-slow", pick(|a, b| a < b)),
+    ] {
+        let Some(k) = k else { continue };
+        let mut counts = vec![0u32; p.types.len()];
+        counts[k] = n;
+        out.push(Comparison {
+            label: label.into(),
+            candidate: p.candidate(&counts),
+            counts,
+            other_pricing: false,
+        });
+    }
+    out.push(Comparison {
+        label: "exact plan, other prices".into(),
+        counts: best.counts.clone(),
+        candidate: Some(best.clone()),
+        other_pricing: true,
+    });
+    out
+}
+
+/// The cheapest cost for time goals from the fastest cluster's time to
+/// the cheapest cluster's (log-spaced), the loss goal fixed.
+fn frontier(p: &Problem) -> Vec<(f64, Option<f64>)> {
+    let quick = fastest(p).best.map(|c| c.time_s);
+    let slow = exact(
+        &Problem {
+            time_goal_s: f64::INFINITY,
+            ..p.clone()
+        },
+        |_| {},
+    )
+    .best
+    .map(|c| c.time_s);
+    let (Some(lo), Some(hi)) = (quick, slow) else {
+        return Vec::new();
+    };
+    if !positive(hi - lo) {
+        return vec![(lo, exact(p, |_| {}).best.map(|c| c.run.cost))];
+    }
+    let k = FRONTIER_POINTS;
+    (0..k)
+        .map(|i| {
+            let goal = lo * (hi / lo).powf(i as f64 / (k - 1) as f64);
+            // The ends exactly: rounding must not lose the fastest plan.
+            let goal = if i == 0 {
+                lo
+            } else if i == k - 1 {
+                hi
+            } else {
+                goal
+            };
+            let q = Problem {
+                time_goal_s: goal,
+                ..p.clone()
+            };
+            (goal, exact(&q, |_| {}).best.map(|c| c.run.cost))
+        })
+        .collect()
+}
+
+/// The takeover plan when the section marks a revocation.
+fn replan(
+    e: &SpotEvaluation,
+    loss_goal: f64,
+    time_goal: f64,
+) -> Result<Option<Replan>, Vec<FieldError>> {
+    let Some(r) = &e.settings.revocation else {
+        return Ok(None);
+    };
+    let field = |x: &str| format!("models.{ID}.revocation.{x}");
+    let Some(given) = &e.cluster else {
+        return Err(vec![err(
+            field("instance"),
+            "a revocation needs the running cluster: put the plan's instances in the cluster",
+        )]);
+    };
+    let Some(k) = type_index(&e.types, &r.instance).filter(|&k| given.counts[k] > 0) else {
+        return Err(vec![err(
+            field("instance"),
+            format!("the cluster runs no {}", r.instance),
+        )]);
+    };
+    if r.at_s >= time_goal {
+        return Err(vec![err(
+            field("at_s"),
+            format!(
+                "the revocation at {} s is not before the time goal ({} s)",
+                fmt_sig(r.at_s),
+                fmt_sig(time_goal)
+            ),
+        )]);
+    }
+    if r.loss_now <= loss_goal {
+        return Err(vec![err(
+            field("loss_now"),
+            format!(
+                "the loss {} already meets the goal {}: nothing to replan",
+                fmt_sig(r.loss_now),
+                fmt_sig(loss_goal)
+            ),
+        )]);
+    }
+    let mut survivors = given.counts.clone();
+    let revoked_count = survivors[k];
+    survivors[k] = 0;
+    let mut avail = available(&e.types, &survivors, e.settings.max_workers);
+    avail[k] = 0;
+    let p = Problem {
+        types: &e.types,
+        workload: &e.workload,
+        loss_goal,
+        loss_from: Some(r.loss_now),
+        time_goal_s: time_goal - r.at_s,
+        overhead_s: e.settings.overhead_s,
+        existing: survivors,
+        available: avail,
+        max_workers: worker_cap(&e.workload, e.settings.max_workers),
+    };
+    Ok(Some(Replan {
+        revoked: r.instance.clone(),
+        revoked_count,
+        at_s: r.at_s,
+        loss_now: r.loss_now,
+        before: given.run,
+        spent: r.at_s / 3600.0 * given.figures.price_per_hour,
+        time_left_s: time_goal - r.at_s,
+        search: exact(&p, |_| {}),
+    }))
+}

@@ -1,0 +1,101 @@
+//! spotDNN in the registry: what it reads, its section's checks, and its
+//! report.
+
+use super::eval::evaluate;
+use super::report::build;
+use super::section;
+use crate::models::{Model, Need, Unavailable};
+use crate::report::Report;
+use crate::scenario::{FieldError, Scenario};
+
+pub struct SpotDnn;
+
+const NEEDS: [Need; 6] = [
+    Need {
+        field: "models.spotdnn",
+        what: "the workload's S_param [MB], B_req [MB/s], α1, β1 (PS contention), α2, β2 (batch per GPU memory), γ1…γ5 (loss), and each instance type's iteration time measured alone",
+        optional: false,
+    },
+    Need {
+        field: "hardware.catalog",
+        what: "GPU instance types: GPUs per instance, GPU memory [B], PCIe bandwidth [B/s] (interconnect), spot and on-demand price [USD/h], quota",
+        optional: false,
+    },
+    Need {
+        field: "hardware.cluster.ps",
+        what: "the PS side: instance or link; B_ps is count × link",
+        optional: false,
+    },
+    Need {
+        field: "hardware.cluster.workers",
+        what: "a heterogeneous cluster to predict (and to keep, or revoke from, when replanning)",
+        optional: true,
+    },
+    Need {
+        field: "goals",
+        what: "loss goal L_obj and time goal T_obj [s], for plans",
+        optional: true,
+    },
+    Need {
+        field: "hardware.pricing",
+        what: "spot or on-demand prices for costs",
+        optional: true,
+    },
+];
+
+impl Model for SpotDnn {
+    fn id(&self) -> &'static str {
+        section::ID
+    }
+
+    fn name(&self) -> &'static str {
+        "spotDNN"
+    }
+
+    fn about(&self) -> &'static str {
+        "heterogeneous spot GPU clusters under ASP: time and cost to a loss goal with PS and PCIe contention, the cheapest plan within quotas (Algorithm 1 next to an exact optimiser), and replanning after a revocation"
+    }
+
+    fn paper(&self) -> &'static str {
+        "Shang, Xu, Bai, Chen, Zhou, Liu. spotDNN: Provisioning Spot Instances for Predictable Distributed DNN Training in the Cloud. IWQoS 2023 (Eq. 1-16, Algorithm 1)"
+    }
+
+    fn assumes(&self) -> &'static str {
+        "spotDNN (Eq. 1-2) counts normalized iterations of the whole ASP cluster, T_exp = 1/Σ 1/T_i, with measured per-type iteration times."
+    }
+
+    fn overview_figures(&self) -> &'static [&'static str] {
+        &["exact-plan", "exact-cost", "train-time", "convergence"]
+    }
+
+    fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
+        &[("timeline", "iteration"), ("cost", "frontier")]
+    }
+
+    fn needs(&self) -> &'static [Need] {
+        &NEEDS
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "hardware.catalog",
+            "hardware.cluster.workers",
+            "hardware.cluster.ps",
+            "hardware.pricing",
+            "goals.",
+            "models.spotdnn",
+        ]
+    }
+
+    fn validate(&self, s: &Scenario) -> Vec<FieldError> {
+        section::validate(s)
+    }
+
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        match evaluate(s) {
+            Ok(e) => Ok(build(s, &e)),
+            Err(Ok(needs)) => Err(Unavailable::Missing { needs }),
+            Err(Err(errors)) => Err(Unavailable::Invalid { errors }),
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! spotDNN's published setup: Table III's seven EC2 GPU types (spot prices
+//! of Jan. 2023, quota 10), the m5.xlarge PS at 1.2 GB/s and PCIe at
+//! 10 GB/s (Sec. V-A), and the authors' ResNet-110 profile.
+//!
+//! The ResNet-110 profile is the authors' published one (their code's
+//! constants, mapped as models.md §3 says): `S_param` 11.54 MB (Table IV),
+//! `B_req` 142 MB/s, `P = 0.8·√n − 1.92`, the loss fit `γ1, γ2, γ3, γ5 =
+//! 876.5, −0.2, 2507.6, 0.5` of the **R-free** form (the R-form's γ's are
+//! unpublished), and each type's speed alone: 1885, 750, 1018, 1995 and
+//! 2115 samples/s for p3.2xlarge (their "p2.xlarge"), g4dn.4xlarge,
+//! g3.8xlarge, g3.16xlarge and p2.8xlarge at per-GPU batches 1024, 1024,
+//! 512, 512, 1024. `α2 = 100 samples/GB, β2 = −100` are this product's
+//! choice: Eq. 10 then gives exactly those batches from the GPUs' memory
+//! (16 GB V100 and T4, 12 GB K80: 1024; 8 GB M60: 512). g4dn.12xlarge and
+//! g3.4xlarge were not measured; they take the T4's and the M60's compute
+//! time per GPU ("same GPU as").
+
+use super::section::{Measured, PlanFrom, SpotDnnSettings};
+use super::{LossForm, LossLaw};
+use crate::hardware::{Cluster, Instance, ParameterServer, Pricing, WorkerGroup};
+use crate::scenario::{Goals, Hardware, Scenario, Workload as ScenarioWorkload, SCENARIO_VERSION};
+use crate::workload::Network;
+
+/// The PS of Sec. V-A.
+pub const PS_INSTANCE: &str = "m5.xlarge (PS)";
+/// Its bandwidth: 1.2 GB/s.
+pub const PS_BYTES_PER_S: f64 = 1.2e9;
+/// PCIe inside a worker: 10 GB/s.
+pub const PCIE_BYTES_PER_S: f64 = 10e9;
+
+const SOURCE: &str = "spotDNN Table III: GPUs, quota 10, spot (Jan. 2023) and on-demand USD/h; GPU memory per AWS; PCIe 10 GB/s (Sec. V-A)";
+
+/// (name, GPUs, GPU memory [GB], spot, on-demand [USD/h], network [Gb/s]).
+const TABLE_III: [(&str, u32, f64, f64, f64, f64); 7] = [
+    ("p3.2xlarge", 1, 16.0, 1.25, 3.06, 10.0),
+    ("p2.8xlarge", 8, 12.0, 2.16, 7.20, 10.0),
+    ("g4dn.12xlarge", 4, 16.0, 1.22, 3.91, 50.0),
+    ("g4dn.4xlarge", 1, 16.0, 0.36, 1.20, 25.0),
+    ("g3.16xlarge", 4, 8.0, 1.37, 4.56, 25.0),
+    ("g3.8xlarge", 2, 8.0, 0.69, 2.28, 10.0),
+    ("g3.4xlarge", 1, 8.0, 0.34, 1.14, 10.0),
+];
+
+/// Table III as catalog entries, plus the PS instance.
+pub fn table3_catalog() -> Vec<Instance> {
+    let mut v: Vec<Instance> = TABLE_III
+        .iter()
+        .map(|&(name, gpus, mem_gb, spot, od, net_gbps)| Instance {
+            name: name.into(),
+            source: SOURCE.into(),
+            network_bytes_per_s: Some(net_gbps * 1.25e8),
+            price_per_hour: Some(od),
+            spot_price_per_hour: Some(spot),
+            gpus: Some(gpus),
+            gpu_memory_bytes: Some(mem_gb * 1e9),
+            interconnect_bytes_per_s: Some(PCIE_BYTES_PER_S),
+            quota: Some(10),
+            ..Instance::default()
+        })
+        .collect();
+    v.push(ps_instance());
+    v
+}
+
+/// The m5.xlarge PS (on demand, USD 0.192/h; the paper's cost counts
+/// workers only).
+pub fn ps_instance() -> Instance {
+    Instance {
+        name: PS_INSTANCE.into(),
+        source: "spotDNN Sec. V-A: the PS, 1.2 GB/s available; on-demand price per AWS".into(),
+        network_bytes_per_s: Some(PS_BYTES_PER_S),
+        price_per_hour: Some(0.192),
+        quota: Some(1),
+        ..Instance::default()
+    }
+}
+
+/// Per-GPU batch and speed alone of the measured types (authors' code).
+const MEASURED: [(&str, f64, u32, f64); 5] = [
+    ("p3.2xlarge", 1024.0, 1, 1885.0),
+    ("g4dn.4xlarge", 1024.0, 1, 750.0),
+    ("g3.8xlarge", 512.0, 2, 1018.0),
+    ("g3.16xlarge", 512.0, 4, 1995.0),
+    ("p2.8xlarge", 1024.0, 8, 2115.0),
+];
+
+/// The authors' ResNet-110 profile on CIFAR-100 (R-free loss form).
+pub fn resnet110() -> SpotDnnSettings {
+    let mut measured: Vec<Measured> = MEASURED
+        .iter()
+        .map(|&(name, batch, gpus, speed)| Measured {
+            instance: name.into(),
+            iteration_s: Some(batch * f64::from(gpus) / speed),
+            same_gpu_as: None,
+        })
+        .collect();
+    measured.push(Measured {
+        instance: "g4dn.12xlarge".into(),
+        iteration_s: None,
+        same_gpu_as: Some("g4dn.4xlarge".into()),
+    });
+    measured.push(Measured {
+        instance: "g3.4xlarge".into(),
+        iteration_s: None,
+        same_gpu_as: Some("g3.8xlarge".into()),
+    });
+    SpotDnnSettings {
+        param_bytes: Some(11.54e6),
+        req_bytes_per_s: Some(142e6),
+        alpha1: 0.8,
+        beta1: -1.92,
+        alpha2_per_byte: Some(100.0 / 1e9),
+        beta2: -100.0,
+        loss: Some(LossLaw {
+            gamma1: 876.5,
+            gamma2: -0.2,
+            gamma3: 2507.6,
+            gamma4: 0.0,
+            gamma5: 0.5,
+            form: LossForm::RFree,
+        }),
+        measured,
+        plan_from: PlanFrom::Empty,
+        ..SpotDnnSettings::default()
+    }
+}
+
+/// Workload presets offered on the page: (id, label, settings).
+pub fn workload_presets() -> Vec<(&'static str, &'static str, SpotDnnSettings)> {
+    vec![(
+        "resnet110",
+        "ResNet-110 on CIFAR-100 (authors' profile, R-free loss)",
+        resnet110(),
+    )]
+}
+
+/// Table I's motivating example: ResNet-110 to loss 0.8 in 2,600 s on
+/// g4dn.4xlarge, g3.8xlarge, g3.16xlarge and p2.8xlarge, quota 5 each (the
+/// other Table III types at 0), spot prices; the cluster is spotDNN's own
+/// plan, 5 g3.8xlarge + 3 g3.16xlarge.
+pub fn table1_example() -> Scenario {
+    let mut catalog = table3_catalog();
+    for i in &mut catalog {
+        if TABLE_III.iter().any(|t| t.0 == i.name) {
+            let in_table1 = ["g4dn.4xlarge", "g3.8xlarge", "g3.16xlarge", "p2.8xlarge"];
+            i.quota = Some(if in_table1.contains(&i.name.as_str()) {
+                5
+            } else {
+                0
+            });
+        }
+    }
+    let mut s = Scenario {
+        version: SCENARIO_VERSION,
+        title: String::new(),
+        workload: ScenarioWorkload {
+            network: Network {
+                name: "ResNet-110".into(),
+                layers: Vec::new(),
+                given: None,
+                pushes: None,
+                extra_forward_flop_per_sample: 0.0,
+                transfer_values: None,
+                ignored: Vec::new(),
+            },
+            profile: None,
+            loss: None,
+            loss_curve: None,
+        },
+        hardware: Hardware {
+            catalog,
+            cluster: Cluster {
+                workers: vec![
+                    WorkerGroup {
+                        instance: "g3.8xlarge".into(),
+                        count: 5,
+                        batch_size: 1024,
+                    },
+                    WorkerGroup {
+                        instance: "g3.16xlarge".into(),
+                        count: 3,
+                        batch_size: 2048,
+                    },
+                ],
+                ps: ParameterServer {
+                    count: 1,
+                    instance: Some(PS_INSTANCE.into()),
+                    link_bytes_per_s: None,
+                    latency_s: 0.0,
+                },
+            },
+            pricing: Pricing::Spot,
+        },
+        goals: Goals {
+            time_s: Some(2600.0),
+            loss: Some(0.8),
+            budget_usd: None,
+        },
+        models: Default::default(),
+    };
+    s.set_section(super::section::ID, &resnet110());
+    s
+}

@@ -1,0 +1,639 @@
+//! spotDNN's own inputs (`models.spotdnn`): the workload profile (Table IV),
+//! the loss law (Eq. 3), the measured instance types, the planning settings
+//! and a revocation to replan after. Catalog, cluster, PS, pricing and goals
+//! are shared; two buttons write them (Table III's catalog, the exact plan).
+//!
+//! Plain fields go through `state.section_set`; rows and the optional parts
+//! need closures (a row index), so they edit the section with `edit`. Both
+//! are one scenario update: one undo step.
+
+use leptos::prelude::*;
+
+use super::expect_state;
+use super::fields::{FieldErrors, NumberField, OptNumberField};
+use super::instance_select::InstanceSelect;
+use super::state::AppState;
+use crate::hardware::{Instance, Pricing, WorkerGroup};
+use crate::models::spotdnn::presets::{
+    table3_catalog, workload_presets, PS_BYTES_PER_S, PS_INSTANCE,
+};
+use crate::models::spotdnn::report::{EXACT_ROW, PLAN_COUNTS};
+use crate::models::spotdnn::section::{
+    settings, Measured, PlanFrom, Revocation, SpotDnnSettings, ID,
+};
+use crate::models::spotdnn::{LossForm, LossLaw};
+use crate::report::{fmt_sig, Report, Unit, Value};
+use crate::scenario::import::merge_instances;
+use crate::scenario::Scenario;
+
+/// Edits the section in one scenario update (one undo step).
+fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut SpotDnnSettings)) {
+    sc.update(|s| {
+        let mut c = settings(s);
+        f(&mut c);
+        s.set_section(ID, &c);
+    });
+}
+
+/// Messages for exactly `field` of the section (a prefix would mix
+/// `measured[1]` with `measured[10]`).
+fn at(state: AppState, field: impl Into<String>) -> Signal<Vec<String>> {
+    let field = format!("models.{ID}{}", field.into());
+    Signal::derive(move || state.errors_where(|f| f == field))
+}
+
+/// `keep` with the workload part (what a preset sets) taken from `w`.
+fn with_workload(keep: &SpotDnnSettings, w: SpotDnnSettings) -> SpotDnnSettings {
+    SpotDnnSettings {
+        plan_from: keep.plan_from,
+        overhead_s: keep.overhead_s,
+        max_workers: keep.max_workers,
+        revocation: keep.revocation.clone(),
+        ..w
+    }
+}
+
+#[component]
+pub fn SpotDnnInputs() -> impl IntoView {
+    let state = expect_state();
+    // Read once per scenario change, shared by every part below.
+    let cfg = Memo::new(move |_| state.scenario.with(settings));
+    view! {
+        <section class="panel spotdnn" aria-label="spotDNN inputs" data-testid="spotdnn-inputs">
+            <h2>"spotDNN: cheapest heterogeneous spot cluster"</h2>
+            <p class="hint">
+                "ASP training on spot GPU instances with one parameter-server side: the cheapest mix of instance types that reaches the loss goal within the time goal and the quotas (Eq. 1-14). "
+                "It reads the shared catalog (GPUs, GPU memory, PCIe, prices, quotas), the PS side and the goals. [–]: a plain number."
+            </p>
+            <FieldErrors errors=at(state, "") />
+            <Workload cfg=cfg />
+            <LossInputs cfg=cfg />
+            <MeasuredTable cfg=cfg />
+            <Planning cfg=cfg />
+            <RevocationInputs cfg=cfg />
+        </section>
+    }
+}
+
+/// The preset select, Table III's catalog, and the workload figures.
+#[component]
+fn Workload(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let note = RwSignal::new(None::<String>);
+    let matched = Memo::new(move |_| {
+        cfg.with(|c| {
+            workload_presets()
+                .into_iter()
+                .find(|(_, _, p)| with_workload(c, p.clone()) == *c)
+                .map(|(id, _, _)| id)
+        })
+    });
+    let apply = state.section_set(ID, |c: &mut SpotDnnSettings, p: SpotDnnSettings| {
+        *c = with_workload(c, p)
+    });
+    let pick = move |ev| {
+        let id = event_target_value(&ev);
+        if let Some((_, _, p)) = workload_presets().into_iter().find(|(i, _, _)| *i == id) {
+            apply.run(p);
+        }
+    };
+    let table3 = move |_| {
+        let mut added = 0;
+        sc.update(|s| {
+            added = merge_instances(&mut s.hardware.catalog, table3_catalog());
+            let ps = &mut s.hardware.cluster.ps;
+            ps.count = 1;
+            ps.instance = Some(PS_INSTANCE.into());
+            ps.link_bytes_per_s = Some(PS_BYTES_PER_S);
+            s.hardware.pricing = Pricing::Spot;
+        });
+        note.set(Some(format!(
+            "Table III in the catalog ({added} new), the PS is one {PS_INSTANCE} at 1.2 GB/s, prices are spot."
+        )));
+    };
+    view! {
+        <h3>"Workload (Table IV)"</h3>
+        <div class="row">
+            <label class="field grow">
+                <span class="field-label">"workload preset"</span>
+                <select on:change=pick aria-label="spotDNN workload preset" data-testid="spotdnn-preset">
+                    <option value="" disabled prop:selected=move || matched.get().is_none()>"typed values"</option>
+                    {workload_presets()
+                        .into_iter()
+                        .map(|(id, label, _)| view! { <option value=id prop:selected=move || matched.get() == Some(id)>{label}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <button type="button" class="secondary" on:click=table3 data-testid="spotdnn-table3"
+                title="Add Table III's seven GPU types and the m5.xlarge PS to the catalog (same names replaced), make it the PS at 1.2 GB/s and price at spot rates">
+                "Table III catalog"
+            </button>
+        </div>
+        {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="spotdnn-note">{m}</p> })}
+        <div class="grid2">
+            <OptNumberField
+                label="S_param: bytes pushed per iteration [MB]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.param_bytes.map(|b| b / 1e6))
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.param_bytes = v.map(|m| m * 1e6))
+                errors=at(state, ".param_bytes")
+                testid="spotdnn-param"
+            />
+            <OptNumberField
+                label="B_req: one worker's bandwidth alone [MB/s]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.req_bytes_per_s.map(|b| b / 1e6))
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.req_bytes_per_s = v.map(|m| m * 1e6))
+                errors=at(state, ".req_bytes_per_s")
+                testid="spotdnn-req"
+                help="MB/s, not Mb/s"
+            />
+            <NumberField
+                label="α1: PS contention growth [–]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.alpha1)
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.alpha1 = v)
+                errors=at(state, ".alpha1")
+                testid="spotdnn-alpha1"
+                help="P = min(α1·√n + β1, 1) (Eq. 9); α1 = β1 = 0: no contention"
+            />
+            <NumberField
+                label="β1: PS contention offset [–]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.beta1)
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.beta1 = v)
+                errors=at(state, ".beta1")
+                testid="spotdnn-beta1"
+            />
+            <OptNumberField
+                label="α2: batch per GPU memory [samples/GB]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.alpha2_per_byte.map(|a| a * 1e9))
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.alpha2_per_byte = v.map(|a| a / 1e9))
+                errors=at(state, ".alpha2_per_byte")
+                testid="spotdnn-alpha2"
+                help="b = 2^⌊log2(α2·mem + β2)⌋ per GPU (Eq. 10)"
+            />
+            <NumberField
+                label="β2: batch offset [samples]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.beta2)
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.beta2 = v)
+                errors=at(state, ".beta2")
+                testid="spotdnn-beta2"
+            />
+        </div>
+    }
+}
+
+/// γk of a law by number, so the five fields share one builder.
+fn gamma(l: &mut LossLaw, k: u8) -> &mut f64 {
+    match k {
+        1 => &mut l.gamma1,
+        2 => &mut l.gamma2,
+        3 => &mut l.gamma3,
+        4 => &mut l.gamma4,
+        _ => &mut l.gamma5,
+    }
+}
+
+/// The field of γk (shown only while the section has a loss law).
+fn gamma_field(
+    state: AppState,
+    cfg: Memo<SpotDnnSettings>,
+    k: u8,
+    label: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    let value = Signal::derive(move || cfg.with(|c| c.loss.map_or(0.0, |mut l| *gamma(&mut l, k))));
+    let on_set = Callback::new(move |v: f64| {
+        edit(state.scenario, |c| {
+            if let Some(l) = c.loss.as_mut() {
+                *gamma(l, k) = v;
+            }
+        })
+    });
+    view! {
+        <NumberField label=label value=value on_set=on_set errors=at(state, format!(".loss.gamma{k}")) testid=testid />
+    }
+}
+
+/// Eq. 3: none, the paper's form with R, or the authors' R-free form.
+#[component]
+fn LossInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let form = Memo::new(move |_| cfg.with(|c| c.loss.map(|l| l.form)));
+    let pick = move |ev| {
+        let form = match event_target_value(&ev).as_str() {
+            "with_r" => Some(LossForm::WithR),
+            "r_free" => Some(LossForm::RFree),
+            _ => None,
+        };
+        edit(state.scenario, |c| {
+            c.loss = form.map(|form| match c.loss {
+                // Switching form keeps the typed γ's.
+                Some(l) => LossLaw { form, ..l },
+                None => LossLaw {
+                    gamma1: 0.0,
+                    gamma2: 0.0,
+                    gamma3: 0.0,
+                    gamma4: 0.0,
+                    gamma5: 0.0,
+                    form,
+                },
+            })
+        })
+    };
+    let option = move |value: &'static str, label: &'static str, f: Option<LossForm>| {
+        view! { <option value=value prop:selected=move || form.get() == f>{label}</option> }
+    };
+    view! {
+        <h3>"Loss law (Eq. 3)"</h3>
+        <p class="hint">"f = (γ2·b_w + γ3)·√((R + γ4)·n) / (j + γ1) + γ5; the authors' code drops R + γ4."</p>
+        <label class="field">
+            <span class="field-label">"loss law form"</span>
+            <select on:change=pick aria-label="loss law form" data-testid="spotdnn-loss-form">
+                {option("none", "none (no loss law: no plans)", None)}
+                {option("with_r", "with R: Eq. 3", Some(LossForm::WithR))}
+                {option("r_free", "R-free: authors' code", Some(LossForm::RFree))}
+            </select>
+        </label>
+        <FieldErrors errors=at(state, ".loss") />
+        <Show when=move || form.get().is_some()>
+            <div class="grid3">
+                {gamma_field(state, cfg, 1, "γ1: iteration offset [iterations]", "spotdnn-gamma1")}
+                {gamma_field(state, cfg, 2, "γ2: batch slope [per sample]", "spotdnn-gamma2")}
+                {gamma_field(state, cfg, 3, "γ3: numerator [–]", "spotdnn-gamma3")}
+                <Show when=move || form.get() == Some(LossForm::WithR)>
+                    {gamma_field(state, cfg, 4, "γ4: added to R [–]", "spotdnn-gamma4")}
+                </Show>
+                {gamma_field(state, cfg, 5, "γ5: loss floor [–]", "spotdnn-gamma5")}
+            </div>
+        </Show>
+    }
+}
+
+/// A catalog GPU type not measured yet (else any catalog type) for a new row.
+fn next_unmeasured(s: &Scenario, c: &SpotDnnSettings) -> String {
+    let fresh = |i: &&Instance| !c.measured.iter().any(|m| m.instance == i.name);
+    let cat = &s.hardware.catalog;
+    cat.iter()
+        .filter(|i| i.gpus.is_some())
+        .find(fresh)
+        .or_else(|| cat.iter().find(fresh))
+        .map(|i| i.name.clone())
+        .unwrap_or_default()
+}
+
+/// One iteration of each instance type alone (Eq. 6-7's `T_comp`).
+#[component]
+fn MeasuredTable(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let count = Memo::new(move |_| cfg.with(|c| c.measured.len()));
+    let add = move |_| {
+        let name = sc.with_untracked(|s| next_unmeasured(s, &settings(s)));
+        edit(sc, |c| {
+            c.measured.push(Measured {
+                instance: name,
+                ..Measured::default()
+            })
+        });
+    };
+    view! {
+        <h3>"Measured instance types"</h3>
+        <p class="hint">
+            "One worker alone, one iteration at its Eq. 10 batch; a type with the same GPU as a measured one takes its compute time per GPU."
+        </p>
+        <table class="groups spotdnn-measured" data-testid="spotdnn-measured">
+            <thead><tr><th>"instance type"</th><th>"known from"</th><th>"value"</th><th></th></tr></thead>
+            <tbody>
+                <For each=move || 0..count.get() key=|i| *i let:i>
+                    <MeasuredRow i=i cfg=cfg />
+                </For>
+            </tbody>
+        </table>
+        <FieldErrors errors=at(state, ".measured") />
+        <button type="button" class="secondary" on:click=add data-testid="spotdnn-add-measured">"+ measured type"</button>
+    }
+}
+
+/// Edits measured row `i`, if it is still there.
+fn edit_row(sc: RwSignal<Scenario>, i: usize, f: impl FnOnce(&mut Measured)) {
+    edit(sc, |c| {
+        if let Some(m) = c.measured.get_mut(i) {
+            f(m);
+        }
+    });
+}
+
+/// Edits the revocation, if there is one.
+fn edit_revocation(sc: RwSignal<Scenario>, f: impl FnOnce(&mut Revocation)) {
+    edit(sc, |c| {
+        if let Some(r) = c.revocation.as_mut() {
+            f(r);
+        }
+    });
+}
+
+/// `<option>`s of a short list with `current` selected; a current value not
+/// in the list stays visible, marked with `note`, rather than the select
+/// showing another.
+fn name_options(names: Vec<String>, current: String, note: &'static str) -> impl IntoView {
+    let stranger = !current.is_empty() && !names.contains(&current);
+    view! {
+        {current.is_empty().then(|| view! { <option value="" selected>"choose"</option> })}
+        {stranger.then(|| view! { <option value=current.clone() selected>{format!("{current} ({note})")}</option> })}
+        {names
+            .into_iter()
+            .map(|n| {
+                let (selected, value) = (n == current, n.clone());
+                view! { <option value=value selected=selected>{n}</option> }
+            })
+            .collect_view()}
+    }
+}
+
+#[component]
+fn MeasuredRow(i: usize, cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let row = Memo::new(move |_| cfg.with(|c| c.measured.get(i).cloned().unwrap_or_default()));
+    let name = Memo::new(move |_| row.with(|m| m.instance.clone()));
+    let same = Memo::new(move |_| row.with(|m| m.same_gpu_as.is_some()));
+    // "Same GPU as" points at a type measured alone.
+    let alone = Memo::new(move |_| {
+        cfg.with(|c| {
+            c.measured
+                .iter()
+                .filter(|m| m.same_gpu_as.is_none() && !m.instance.is_empty())
+                .map(|m| m.instance.clone())
+                .filter(|n| name.with(|me| n != me))
+                .fold(Vec::new(), |mut v: Vec<String>, n| {
+                    if !v.contains(&n) {
+                        v.push(n);
+                    }
+                    v
+                })
+        })
+    });
+    let set_instance = Callback::new(move |v: String| edit_row(sc, i, |m| m.instance = v));
+    let set_mode = move |ev| {
+        let to_same = event_target_value(&ev) == "same";
+        let first = alone.get_untracked().into_iter().next().unwrap_or_default();
+        edit_row(sc, i, |m| {
+            m.iteration_s = None;
+            m.same_gpu_as = to_same.then_some(first);
+        })
+    };
+    let set_same = move |ev| {
+        let v = event_target_value(&ev);
+        edit_row(sc, i, |m| m.same_gpu_as = Some(v))
+    };
+    let set_iteration = Callback::new(move |v: Option<f64>| edit_row(sc, i, |m| m.iteration_s = v));
+    let remove = move |_| {
+        edit(sc, |c| {
+            if i < c.measured.len() {
+                c.measured.remove(i);
+            }
+        })
+    };
+    let n = i + 1;
+    view! {
+        <tr data-testid=format!("spotdnn-measured-{i}")>
+            <td>
+                <InstanceSelect
+                    current=Signal::derive(move || Some(name.get()).filter(|n| !n.is_empty()))
+                    on_pick=set_instance
+                    testid=format!("spotdnn-measured-{i}-instance")
+                    label=format!("measurement {n}: instance type")
+                />
+                <FieldErrors errors=at(state, format!(".measured[{i}]")) />
+                <FieldErrors errors=at(state, format!(".measured[{i}].instance")) />
+            </td>
+            <td>
+                <select on:change=set_mode aria-label=format!("measurement {n}: known from") data-testid="spotdnn-measured-mode">
+                    <option value="alone" prop:selected=move || !same.get()>"iteration time alone [s]"</option>
+                    <option value="same" prop:selected=move || same.get()>"same GPU as"</option>
+                </select>
+            </td>
+            <td>
+                <Show
+                    when=move || same.get()
+                    fallback=move || view! {
+                        <OptNumberField
+                            label="iteration time alone [s]"
+                            value=Signal::derive(move || row.with(|m| m.iteration_s))
+                            on_set=set_iteration
+                            errors=at(state, format!(".measured[{i}].iteration_s"))
+                            testid="spotdnn-measured-iteration"
+                        />
+                    }
+                >
+                    <select on:change=set_same aria-label=format!("measurement {n}: same GPU as (instance type)") data-testid="spotdnn-measured-same">
+                        {move || name_options(alone.get(), row.with(|m| m.same_gpu_as.clone().unwrap_or_default()), "not measured alone")}
+                    </select>
+                    <FieldErrors errors=at(state, format!(".measured[{i}].same_gpu_as")) />
+                </Show>
+            </td>
+            <td>
+                <button type="button" class="small secondary" on:click=remove data-testid="spotdnn-measured-remove"
+                    title="remove this measurement"
+                    aria-label=move || format!("remove measurement of {}", name.get())>"✕"</button>
+            </td>
+        </tr>
+    }
+}
+
+/// Where plans start, the takeover overhead and the worker limit, and the
+/// button that makes the exact plan the cluster.
+#[component]
+fn Planning(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let keep = Memo::new(move |_| cfg.with(|c| c.plan_from == PlanFrom::Cluster));
+    let set_from = state.section_set(ID, |c: &mut SpotDnnSettings, keep: bool| {
+        c.plan_from = if keep {
+            PlanFrom::Cluster
+        } else {
+            PlanFrom::Empty
+        }
+    });
+    view! {
+        <h3>"Planning (Eq. 11-14)"</h3>
+        <div class="grid3">
+            <label class="field">
+                <span class="field-label">"plan"</span>
+                <select on:change=move |ev| set_from.run(event_target_value(&ev) == "cluster") aria-label="plan from" data-testid="spotdnn-plan-from">
+                    <option value="empty" prop:selected=move || !keep.get()>"a new cluster"</option>
+                    <option value="cluster" prop:selected=move || keep.get()>"keep the cluster's instances running"</option>
+                </select>
+            </label>
+            <NumberField
+                label="T_ohd: revocation overhead [s]"
+                value=state.section_get(ID, |c: &SpotDnnSettings| c.overhead_s)
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.overhead_s = v)
+                errors=at(state, ".overhead_s")
+                testid="spotdnn-overhead"
+            />
+            <NumberField
+                label="worker limit [workers]"
+                integer=true
+                value=state.section_get(ID, |c: &SpotDnnSettings| f64::from(c.max_workers))
+                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.max_workers = v as u32)
+                errors=at(state, ".max_workers")
+                testid="spotdnn-max-workers"
+                help="used when P never reaches 1"
+            />
+        </div>
+        <ExactPlanButton />
+    }
+}
+
+/// The exact optimiser's counts per instance type, from the plan table:
+/// its count columns named after a catalog type (the table goes on with
+/// totals, also counts).
+fn exact_counts(r: &Report, catalog: &[String]) -> Result<Vec<(String, u32)>, &'static str> {
+    let t = r
+        .table(PLAN_COUNTS)
+        .ok_or("spotDNN's report has no plan table")?;
+    let exact =
+        |row: &&Vec<Value>| matches!(row.first(), Some(Value::Text { text }) if text == EXACT_ROW);
+    let row = t
+        .rows
+        .iter()
+        .find(exact)
+        .ok_or("the exact optimiser found no plan")?;
+    Ok(t.columns
+        .iter()
+        .zip(row)
+        .skip(1)
+        .filter(|(col, _)| col.unit == Unit::Count && catalog.contains(&col.label))
+        .filter_map(|(col, v)| {
+            let n = v.number().filter(|n| *n >= 1.0)?;
+            Some((col.label.clone(), n.round() as u32))
+        })
+        .collect())
+}
+
+/// The cluster as `counts`, each group keeping its batch size if the
+/// cluster had the type (spotDNN sets its own batches from Eq. 10).
+fn set_cluster(s: &mut Scenario, counts: &[(String, u32)]) {
+    let old = std::mem::take(&mut s.hardware.cluster.workers);
+    s.hardware.cluster.workers = counts
+        .iter()
+        .map(|(name, count)| WorkerGroup {
+            instance: name.clone(),
+            count: *count,
+            batch_size: old
+                .iter()
+                .find(|g| g.instance == *name)
+                .map_or(1, |g| g.batch_size),
+        })
+        .collect();
+}
+
+#[component]
+fn ExactPlanButton() -> impl IntoView {
+    let state = expect_state();
+    let note = RwSignal::new(None::<String>);
+    // Only a report for the newest inputs: an older plan is another goal's.
+    let plan = Memo::new(move |_| {
+        let slot = state.slot(ID).ok_or("spotDNN is not on this page")?;
+        if state.pending(&slot) {
+            return Err("spotDNN has not planned for the newest inputs yet");
+        }
+        match slot.outcome.get() {
+            Some(Ok(r)) => state.instance_names.with(|names| exact_counts(&r, names)),
+            Some(Err(_)) => Err("spotDNN has no plan for these inputs (see its results)"),
+            None => Err("spotDNN has not run yet"),
+        }
+    });
+    let apply = move |_| {
+        if let Ok(counts) = plan.get_untracked() {
+            state.scenario.update(|s| set_cluster(s, &counts));
+            let words: Vec<String> = counts.iter().map(|(n, c)| format!("{c} × {n}")).collect();
+            note.set(Some(format!("The cluster is now {}.", words.join(" + "))));
+        }
+    };
+    view! {
+        <div class="row">
+            <button type="button" class="secondary" on:click=apply data-testid="spotdnn-use-plan"
+                disabled=move || plan.with(Result::is_err)
+                title=move || plan.with(|p| match p {
+                    Ok(_) => "Replace the cluster's worker groups with the exact optimiser's plan".to_string(),
+                    Err(why) => why.to_string(),
+                })>
+                "Use the exact plan as the cluster"
+            </button>
+        </div>
+        {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="spotdnn-plan-note">{m}</p> })}
+    }
+}
+
+/// A revocation to replan after: which type, when, and the loss then.
+#[component]
+fn RevocationInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let revoked = Memo::new(move |_| cfg.with(|c| c.revocation.clone()));
+    let cluster_types = Memo::new(move |_| {
+        sc.with(|s| {
+            let mut v: Vec<String> = Vec::new();
+            for g in &s.hardware.cluster.workers {
+                if !v.contains(&g.instance) {
+                    v.push(g.instance.clone());
+                }
+            }
+            v
+        })
+    });
+    let toggle = move |ev| {
+        let on = event_target_checked(&ev);
+        let first = cluster_types
+            .get_untracked()
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        edit(sc, |c| {
+            c.revocation = on.then_some(Revocation {
+                instance: first,
+                at_s: 0.0,
+                loss_now: 0.0,
+            })
+        })
+    };
+    let set = move |f: fn(&mut Revocation, f64)| {
+        Callback::new(move |v: f64| edit_revocation(sc, |r| f(r, v)))
+    };
+    let set_instance = move |ev| {
+        let v = event_target_value(&ev);
+        edit_revocation(sc, |r| r.instance = v)
+    };
+    let get = move |f: fn(&Revocation) -> f64| {
+        Signal::derive(move || revoked.with(|r| r.as_ref().map_or(0.0, f)))
+    };
+    let at_s = get(|r| r.at_s);
+    view! {
+        <h3>"Revocation replanning"</h3>
+        <label class="field check">
+            <input type="checkbox" prop:checked=move || revoked.with(Option::is_some) on:change=toggle
+                aria-label="a revocation happened" data-testid="spotdnn-revoked" />
+            <span class="field-label">"a revocation happened"</span>
+        </label>
+        <FieldErrors errors=at(state, ".revocation") />
+        <Show when=move || revoked.with(Option::is_some)>
+            <p class="hint">"Every instance of the type is revoked; the takeover plan keeps the survivors, never uses that type again, and has the time goal minus the revocation time left."</p>
+            <div class="grid3">
+                <label class="field">
+                    <span class="field-label">"revoked instance type"</span>
+                    <select on:change=set_instance aria-label="revoked instance type" data-testid="spotdnn-revoked-instance">
+                        {move || name_options(cluster_types.get(), revoked.with(|r| r.as_ref().map(|r| r.instance.clone()).unwrap_or_default()), "not in the cluster")}
+                    </select>
+                    <FieldErrors errors=at(state, ".revocation.instance") />
+                </label>
+                <div>
+                    <NumberField label="revoked at [s]" value=at_s on_set=set(|r, v| r.at_s = v)
+                        errors=at(state, ".revocation.at_s") testid="spotdnn-revoked-at" />
+                    <p class="hint" data-testid="spotdnn-revoked-min">{move || format!("= {} min into the run", fmt_sig(at_s.get() / 60.0))}</p>
+                </div>
+                <NumberField label="loss at the revocation [–]" value=get(|r| r.loss_now) on_set=set(|r, v| r.loss_now = v)
+                    errors=at(state, ".revocation.loss_now") testid="spotdnn-revoked-loss" />
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,72 @@
+//! `cargo bench --bench spotdnn`: the exact optimiser and Algorithm 1 on
+//! Table III's 7 types, quota 25 each, with contention coefficients that
+//! allow up to 64 workers (`(1 − β1)/α1 = 8`: ≈10⁹ compositions for brute
+//! force), and the whole report (both plans, the 24-point frontier) on
+//! Table I's example. Targets: exact under 10 ms natively, Algorithm 1
+//! under 1 ms (the paper: 0.2 s for its heuristic, 1.3 s for Srifty's search).
+
+mod timing;
+
+use std::hint::black_box;
+
+use ddnn_planner::models::spotdnn::presets::table1_example;
+use ddnn_planner::models::spotdnn::section::{SpotDnnSettings, ID};
+use ddnn_planner::models::spotdnn::SpotDnn;
+use ddnn_planner::models::Model;
+use timing::time;
+
+/// Table III, quota 25 each, α1 = 0.1, β1 = 0.2 (P < 1 up to 63 workers).
+fn scenario(loss: f64, time_s: f64) -> ddnn_planner::scenario::Scenario {
+    let mut s = table1_example();
+    for i in &mut s.hardware.catalog {
+        if i.gpus.is_some() {
+            i.quota = Some(25);
+        }
+    }
+    let mut set: SpotDnnSettings = s.section(ID).unwrap_or_default();
+    set.alpha1 = 0.1;
+    set.beta1 = 0.2;
+    s.set_section(ID, &set);
+    s.goals.loss = Some(loss);
+    s.goals.time_s = Some(time_s);
+    s
+}
+
+fn main() {
+    use ddnn_planner::models::spotdnn::eval::{prepare, problem};
+    use ddnn_planner::models::spotdnn::plan::{algorithm1, exact};
+    for (id, loss, t) in [
+        ("tight", 0.8, 900.0),
+        ("table1", 0.8, 2600.0),
+        ("loose", 0.7, 7200.0),
+    ] {
+        let s = scenario(loss, t);
+        let e = prepare(&s).expect("the example reads");
+        let prob = problem(&e, loss, t);
+        time(
+            &format!("spotdnn.exact.{id}"),
+            &format!("exact, 7 types × quota 25, ≤ 63 workers, {id}"),
+            20,
+            || {
+                black_box(exact(black_box(&prob), |_| {}));
+            },
+        );
+        time(
+            &format!("spotdnn.algorithm1.{id}"),
+            &format!("Algorithm 1, 7 types × quota 25, {id}"),
+            50,
+            || {
+                black_box(algorithm1(black_box(&prob)));
+            },
+        );
+    }
+    let s = table1_example();
+    time(
+        "spotdnn.report",
+        "whole report, Table I example",
+        20,
+        || {
+            black_box(SpotDnn.report(black_box(&s)).ok());
+        },
+    );
+}

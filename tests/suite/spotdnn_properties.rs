@@ -1,0 +1,208 @@
+//! spotDNN's invariants on random small catalogs: the exact optimiser
+//! equals brute force and never costs more than Algorithm 1, every plan
+//! keeps to the quotas and meets both goals, a replan never reuses the
+//! revoked type, more PS bandwidth never lengthens an iteration, and R
+//! lies in [0, 1), 0 for one worker.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+
+use ddnn_planner::models::spotdnn::plan::{algorithm1, brute_force, exact, Problem, Search};
+use ddnn_planner::models::spotdnn::{
+    cluster, convergence_of, InstanceType, LossForm, LossLaw, Workload,
+};
+
+fn workload(alpha1: f64, beta1: f64, ps: f64, form: LossForm, gamma4: f64) -> Workload {
+    Workload {
+        param_bytes: 20e6,
+        req_bytes_per_s: 150e6,
+        ps_bytes_per_s: ps,
+        alpha1,
+        beta1,
+        loss: LossLaw {
+            gamma1: 500.0,
+            gamma2: -0.2,
+            gamma3: 2500.0,
+            gamma4,
+            gamma5: 0.5,
+            form,
+        },
+    }
+}
+
+prop_compose! {
+    fn instance_type(i: usize)(
+        gpus in 1u32..=4,
+        gpu_batch in prop::sample::select(vec![128.0, 256.0, 512.0, 1024.0]),
+        compute in 0.2f64..3.0,
+        price in 0.1f64..4.0,
+        quota in 0u32..=4,
+    ) -> InstanceType {
+        InstanceType {
+            name: format!("t{i}"),
+            gpus,
+            batch: f64::from(gpus) * gpu_batch,
+            gpu_batch,
+            compute_s: compute,
+            pcie_s: 2.0 * f64::from(gpus) * 20e6 / 10e9,
+            price,
+            other_price: Some(price * 3.0),
+            quota: Some(quota),
+        }
+    }
+}
+
+fn catalog() -> impl Strategy<Value = Vec<InstanceType>> {
+    (1usize..=4).prop_flat_map(|n| (0..n).map(instance_type).collect::<Vec<_>>())
+}
+
+fn problem<'a>(types: &'a [InstanceType], w: &'a Workload, loss: f64, time: f64) -> Problem<'a> {
+    Problem {
+        types,
+        workload: w,
+        loss_goal: loss,
+        loss_from: None,
+        time_goal_s: time,
+        overhead_s: 0.0,
+        existing: vec![0; types.len()],
+        available: types.iter().map(|t| t.quota.unwrap_or(0)).collect(),
+        max_workers: w.max_workers().unwrap_or(64),
+    }
+}
+
+fn cost(s: &Search) -> Option<f64> {
+    s.best.as_ref().map(|b| b.run.cost)
+}
+
+fn same(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn keeps_rules(p: &Problem, s: &Search) {
+    if let Some(b) = &s.best {
+        for (k, &c) in b.counts.iter().enumerate() {
+            assert!(c >= p.existing[k] && c - p.existing[k] <= p.available[k]);
+        }
+        assert!(b.time_s <= p.time_goal_s);
+        assert!(b.counts.iter().sum::<u32>() <= p.max_workers);
+        let (bw, r, n) = (
+            b.cluster.wa_batch,
+            b.cluster.convergence,
+            f64::from(b.cluster.workers),
+        );
+        // A replan's run counts from the loss reached so far.
+        let done = p
+            .loss_from
+            .and_then(|l| p.workload.loss.iterations(l, bw, r, n))
+            .unwrap_or(0.0);
+        let l = p.workload.loss.loss_at(done + b.run.iterations, bw, r, n);
+        assert!((l - p.loss_goal).abs() < 1e-9, "loss {l}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    #[test]
+    fn exact_equals_brute_force_and_beats_algorithm_1(
+        types in catalog(),
+        alpha1 in 0.05f64..1.0,
+        beta1 in -2.0f64..0.5,
+        ps in 2e8f64..2e9,
+        with_r in any::<bool>(),
+        gamma4 in 0.0f64..1.0,
+        loss in 0.6f64..1.5,
+        time in 300.0f64..20_000.0,
+    ) {
+        let form = if with_r { LossForm::WithR } else { LossForm::RFree };
+        let w = workload(alpha1, beta1, ps, form, gamma4);
+        let p = problem(&types, &w, loss, time);
+        let x = exact(&p, |_| {});
+        let b = brute_force(&p);
+        let a = algorithm1(&p);
+        prop_assert!(same(cost(&x), cost(&b)), "exact {:?} brute {:?}", x.best, b.best);
+        if let (Some(xc), Some(ac)) = (cost(&x), cost(&a)) {
+            prop_assert!(xc <= ac * (1.0 + 1e-12));
+        }
+        if a.best.is_some() {
+            prop_assert!(x.best.is_some());
+        }
+        keeps_rules(&p, &x);
+        keeps_rules(&p, &a);
+    }
+
+    #[test]
+    fn a_replan_keeps_survivors_and_never_reuses_the_revoked_type(
+        types in catalog(),
+        survivors in prop::collection::vec(0u32..=2, 4),
+        revoked in 0usize..4,
+        time in 200.0f64..5_000.0,
+    ) {
+        let w = workload(0.3, -0.5, 1e9, LossForm::RFree, 0.0);
+        let m = types.len();
+        let revoked = revoked % m;
+        let mut existing: Vec<u32> = survivors[..m].to_vec();
+        existing[revoked] = 0;
+        let mut available: Vec<u32> = types.iter().map(|t| t.quota.unwrap_or(0)).collect();
+        available[revoked] = 0;
+        let p = Problem {
+            loss_from: Some(1.2),
+            overhead_s: 30.0,
+            existing: existing.clone(),
+            available,
+            ..problem(&types, &w, 0.8, time)
+        };
+        let x = exact(&p, |_| {});
+        prop_assert!(same(cost(&x), cost(&brute_force(&p))));
+        if let Some(b) = &x.best {
+            prop_assert_eq!(b.counts[revoked], 0);
+            for (c, e) in b.counts.iter().zip(&existing) {
+                prop_assert!(c >= e);
+            }
+            prop_assert!(b.time_s >= 30.0);
+        }
+        keeps_rules(&p, &x);
+    }
+
+    #[test]
+    fn more_ps_bandwidth_never_lengthens_an_iteration(
+        types in catalog(),
+        n in 1u32..64,
+        alpha1 in 0.0f64..1.0,
+        beta1 in -2.0f64..1.0,
+        ps in 1e7f64..1e10,
+        more in 1.0f64..10.0,
+    ) {
+        let a = workload(alpha1, beta1, ps, LossForm::RFree, 0.0);
+        let b = workload(alpha1, beta1, ps * more, LossForm::RFree, 0.0);
+        for t in &types {
+            let ta = t.iteration(&a, f64::from(n)).total();
+            let tb = t.iteration(&b, f64::from(n)).total();
+            prop_assert!(tb <= ta * (1.0 + 1e-12), "{tb} > {ta}");
+        }
+    }
+
+    #[test]
+    fn convergence_is_in_0_1_and_0_for_one_worker(
+        types in catalog(),
+        counts in prop::collection::vec(0u32..=5, 4),
+    ) {
+        let w = workload(0.3, -0.5, 1e9, LossForm::WithR, 0.1);
+        let counts = &counts[..types.len()];
+        if let Some(c) = cluster(&types, counts, &w) {
+            prop_assert!((0.0..1.0).contains(&c.convergence), "{}", c.convergence);
+            if c.workers == 1 {
+                prop_assert!(c.convergence.abs() < 1e-12);
+            }
+        }
+    }
+}
+
+#[test]
+fn one_worker_has_no_spread() {
+    assert_eq!(convergence_of(&[1.0]), 0.0);
+}
