@@ -171,9 +171,9 @@ e2e:
 BUILD ?= 1
 BENCH_DIR := $(ROOT)/target/bench
 bench: tools
-	$(call step,cargo bench (native timings: tests/bench/zeng.rs, tests/bench/cynthia.rs))
+	$(call step,cargo bench (native timings: tests/bench/zeng.rs, cynthia.rs, spotdnn.rs))
 	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
-	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench cynthia
+	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench cynthia --bench spotdnn
 ifneq ($(BUILD),0)
 	$(call step,trunk build --release -> dist/)
 	trunk build --release

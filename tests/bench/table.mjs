@@ -224,6 +224,19 @@ for (const [kind, what] of [
   }
 }
 
+for (const [kind, what, target, limit] of [
+  ['exact', 'spotDNN exact optimiser, Table III 7 types × quota 25, ≤ 63 workers', '< 10 ms', 10000],
+  ['algorithm1', 'spotDNN Algorithm 1, the same catalog (the paper reports 0.2 s)', '< 1 ms', 1000],
+]) {
+  const keys = [...native.keys()].filter((k) => k.startsWith(`spotdnn.${kind}.`));
+  const label = `${what}, native, goals: ${keys.map((k) => k.split('.').pop()).join(', ') || '?'}`;
+  const t = nativeTiming(keys.length ? keys : [`spotdnn.${kind}.*`], label, target);
+  if (t) {
+    const medians = t.map((r) => r.median_us);
+    row(label, `median ${range(medians, us)}, max ${us(max(t.map((r) => r.max_us)))}`, target, verdict(max(medians) < limit));
+  }
+}
+
 // ---------------------------------------------------------------------------- print
 
 const cpu = os.cpus();
