@@ -130,7 +130,11 @@ impl Unit {
 
 /// Four significant digits; scientific notation outside 0.001..10⁶.
 pub fn fmt_sig(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
+    // −0 (an empty sum of negated terms) reads as 0.
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
         return format!("{v}");
     }
     let mag = v.abs().log10().floor() as i32;
