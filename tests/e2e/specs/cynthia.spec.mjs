@@ -29,7 +29,8 @@ export async function run(ctx) {
   await setField(page, 'group-count', '8');
   await setField(page, 'goal-time', '3');
   await setField(page, 'goal-loss', '0.6');
-  await page.waitForFunction(() => /c3\.xlarge docker/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''));
+  // The goals arrive as two edits: wait for the plan of both, not the first.
+  await page.waitForFunction(() => /^6 workers \+ 1 PS of c3\.xlarge docker/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''), null, { timeout: 8000 }).catch(() => {});
   const plan = await page.locator(ID('cynthia-exact-plan')).textContent();
   assert.match(plan, /^6 workers \+ 1 PS of c3\.xlarge docker/, plan);
   assert.match(await page.locator(ID('cynthia-paper-plan')).textContent(), /c3\.xlarge docker/);
