@@ -28,6 +28,7 @@ export async function run(ctx) {
   await drawAllCharts(page);
   assert((await page.locator(`${ID('spotdnn-chart-frontier')} .scatterlayer .trace`).count()) >= 2, 'frontier and the chosen plan');
   assert.match(await page.locator(ID('spotdnn-chart-frontier')).textContent(), /time goal/);
+  await ctx.screenshot(page, 'spotdnn');
 
   // The exact plan becomes the cluster: its own prediction appears.
   await page.locator(ID('spotdnn-use-plan')).click();
