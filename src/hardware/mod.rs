@@ -292,6 +292,24 @@ pub enum Pricing {
     Spot,
 }
 
+impl Pricing {
+    /// The other one (a plan's cost at the prices not chosen).
+    pub fn other(self) -> Pricing {
+        match self {
+            Pricing::OnDemand => Pricing::Spot,
+            Pricing::Spot => Pricing::OnDemand,
+        }
+    }
+
+    /// How people say it: "on-demand", "spot".
+    pub fn word(self) -> &'static str {
+        match self {
+            Pricing::OnDemand => "on-demand",
+            Pricing::Spot => "spot",
+        }
+    }
+}
+
 /// `count` identical workers of one catalog instance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkerGroup {

@@ -228,14 +228,7 @@ fn LossInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
             c.loss = form.map(|form| match c.loss {
                 // Switching form keeps the typed γ's.
                 Some(l) => LossLaw { form, ..l },
-                None => LossLaw {
-                    gamma1: 0.0,
-                    gamma2: 0.0,
-                    gamma3: 0.0,
-                    gamma4: 0.0,
-                    gamma5: 0.0,
-                    form,
-                },
+                None => LossLaw::zeros(form),
             })
         })
     };

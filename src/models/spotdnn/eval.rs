@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::plan::{algorithm1, exact, fastest, Candidate, Problem, Search};
 use super::section::{self, PlanFrom, SpotDnnSettings, ID};
 use super::{
-    cluster, compute_time, gpu_batch, run, ClusterFigures, InstanceType, RunFigures, Workload,
+    cluster, compute_time, gpu_batch, ClusterFigures, InstanceType, LossForm, LossLaw, RunFigures,
+    Workload,
 };
 use crate::hardware::{Instance, Pricing};
 use crate::report::fmt_sig;
@@ -32,8 +33,6 @@ pub struct SpotEvaluation {
     pub cluster_note: Option<String>,
     pub plans: Option<Plans>,
     pub replan: Option<Replan>,
-    /// What planning still needs, at the field that would supply it.
-    pub missing: Vec<FieldError>,
 }
 
 /// The scenario's cluster under the model.
@@ -75,9 +74,9 @@ pub struct Comparison {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Replan {
     pub revoked: String,
-    pub revoked_count: u32,
+    /// The instances kept, per type (the takeover adds to them).
+    pub survivors: Vec<u32>,
     pub at_s: f64,
-    pub loss_now: f64,
     /// The cluster's run had nothing been revoked.
     pub before: Option<RunFigures>,
     /// The survivors plus the cheapest takeover in the time left.
@@ -150,14 +149,9 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
     if !missing.is_empty() {
         return Err(Ok(missing));
     }
-    let loss = set.loss.unwrap_or(super::LossLaw {
-        gamma1: 0.0,
-        gamma2: 0.0,
-        gamma3: 0.0,
-        gamma4: 0.0,
-        gamma5: 0.0,
-        form: super::LossForm::RFree,
-    });
+    // Without a law only the cluster's iteration figures are shown; the
+    // placeholder is never run (`goals` and `given_cluster` check `loss`).
+    let loss = set.loss.unwrap_or(LossLaw::zeros(LossForm::RFree));
     let workload = Workload {
         param_bytes: param,
         req_bytes_per_s: req,
@@ -175,7 +169,7 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
         )]));
     }
     let mut e = SpotEvaluation {
-        settings: set.clone(),
+        settings: set,
         workload,
         pricing,
         types,
@@ -184,7 +178,6 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
         cluster_note: None,
         plans: None,
         replan: None,
-        missing: Vec::new(),
     };
     given_cluster(s, &mut e);
     Ok(e)
@@ -204,28 +197,21 @@ fn instance_types(
     let mut skipped = Vec::new();
     let mut errors = Vec::new();
     let mut slip: Option<String> = None;
-    let other = match pricing {
-        Pricing::OnDemand => Pricing::Spot,
-        Pricing::Spot => Pricing::OnDemand,
-    };
+    let other = pricing.other();
     let field = |i: usize, name: &str| format!("models.{ID}.measured[{i}].{name}");
     for (i, m) in set.measured.iter().enumerate() {
         let Some(inst) = s.instance(&m.instance) else {
             skipped.push(format!("{}: measured, but not in the catalog", m.instance));
             continue;
         };
-        let Some(base) = describe(inst, pricing) else {
+        let Some(((gpus, mem, pcie), price)) = gpu_figures(inst).zip(inst.price(pricing)) else {
             skipped.push(format!(
                 "{}: needs GPUs per instance, GPU memory, PCIe (interconnect) bandwidth and a {} price",
                 inst.name,
-                match pricing {
-                    Pricing::OnDemand => "on-demand",
-                    Pricing::Spot => "spot",
-                }
+                pricing.word()
             ));
             continue;
         };
-        let (gpus, mem, pcie, price) = base;
         let Some(b_k) = gpu_batch(alpha2, set.beta2, mem) else {
             errors.push(err(
                 format!("models.{ID}.alpha2_per_byte"),
@@ -296,15 +282,10 @@ fn instance_types(
     }
 }
 
-/// (GPUs, GPU memory [B], PCIe [B/s], price [USD/h]) of an entry.
-fn describe(inst: &Instance, pricing: Pricing) -> Option<(u32, f64, f64, f64)> {
+/// (GPUs, GPU memory [B], PCIe [B/s]) of an entry.
+fn gpu_figures(inst: &Instance) -> Option<(u32, f64, f64)> {
     let gpus = inst.gpus.filter(|&g| g > 0)?;
-    Some((
-        gpus,
-        inst.gpu_memory_bytes?,
-        inst.interconnect_bytes_per_s?,
-        inst.price(pricing)?,
-    ))
+    Some((gpus, inst.gpu_memory_bytes?, inst.interconnect_bytes_per_s?))
 }
 
 /// `T_comp` from a measurement; `Err((blame B_req, message))` when it is
@@ -347,8 +328,7 @@ fn same_gpu_compute(s: &Scenario, set: &SpotDnnSettings, w: &Workload, like: &st
     let m = set.measured.iter().find(|m| m.instance == like)?;
     let t = m.iteration_s?;
     let inst = s.instance(like)?;
-    let (gpus, _, pcie, _) =
-        describe(inst, Pricing::OnDemand).or_else(|| describe(inst, Pricing::Spot))?;
+    let (gpus, _, pcie) = gpu_figures(inst)?;
     let c = compute_time(t, w, 2.0 * f64::from(gpus) * w.param_bytes / pcie);
     (c > 0.0).then_some(c)
 }
@@ -378,7 +358,7 @@ fn given_cluster(s: &Scenario, e: &mut SpotEvaluation) {
         Ok(counts) => {
             if let Some(figures) = cluster(&e.types, &counts, &e.workload) {
                 let run = match (s.goals.loss, e.settings.loss) {
-                    (Some(l), Some(_)) => run(&figures, &e.workload, None, l),
+                    (Some(l), Some(_)) => figures.mix.run(&e.workload, None, l),
                     _ => None,
                 };
                 e.cluster = Some(GivenCluster {
@@ -459,20 +439,16 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
         .as_ref()
         .map(|b| comparisons(&p, b))
         .unwrap_or_default();
-    let fastest = if exact.best.is_none() {
-        fastest(&p).best
-    } else {
-        None
-    };
+    let quickest = fastest(&p).best;
     Plans {
         loss_goal,
         time_goal_s: time_goal,
-        frontier: frontier(&p),
+        frontier: frontier(&p, quickest.as_ref()),
+        fastest: quickest.filter(|_| exact.best.is_none()),
         paper,
         exact,
         gap,
         comparisons,
-        fastest,
     }
 }
 
@@ -513,8 +489,8 @@ fn comparisons(p: &Problem, best: &Candidate) -> Vec<Comparison> {
 
 /// The cheapest cost for time goals from the fastest cluster's time to
 /// the cheapest cluster's (log-spaced), the loss goal fixed.
-fn frontier(p: &Problem) -> Vec<(f64, Option<f64>)> {
-    let quick = fastest(p).best.map(|c| c.time_s);
+fn frontier(p: &Problem, quickest: Option<&Candidate>) -> Vec<(f64, Option<f64>)> {
+    let quick = quickest.map(|c| c.time_s);
     let slow = exact(
         &Problem {
             time_goal_s: f64::INFINITY,
@@ -594,7 +570,6 @@ fn replan(
         )]);
     }
     let mut survivors = given.counts.clone();
-    let revoked_count = survivors[k];
     survivors[k] = 0;
     let mut avail = available(&e.types, &survivors, e.settings.max_workers);
     avail[k] = 0;
@@ -605,15 +580,14 @@ fn replan(
         loss_from: Some(r.loss_now),
         time_goal_s: time_goal - r.at_s,
         overhead_s: e.settings.overhead_s,
-        existing: survivors,
+        existing: survivors.clone(),
         available: avail,
         max_workers: worker_cap(&e.workload, e.settings.max_workers),
     };
     Ok(Some(Replan {
         revoked: r.instance.clone(),
-        revoked_count,
+        survivors,
         at_s: r.at_s,
-        loss_now: r.loss_now,
         before: given.run,
         spent: r.at_s / 3600.0 * given.figures.price_per_hour,
         time_left_s: time_goal - r.at_s,

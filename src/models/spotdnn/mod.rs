@@ -59,6 +59,18 @@ pub struct LossLaw {
 }
 
 impl LossLaw {
+    /// Every γ at 0: a law still to be typed in.
+    pub fn zeros(form: LossForm) -> Self {
+        LossLaw {
+            gamma1: 0.0,
+            gamma2: 0.0,
+            gamma3: 0.0,
+            gamma4: 0.0,
+            gamma5: 0.0,
+            form,
+        }
+    }
+
     /// The factor under the root: `(R + γ4)·|N|`, or `|N|` (R-free).
     fn spread(&self, r: f64, n: f64) -> f64 {
         match self.form {
@@ -162,6 +174,11 @@ pub struct InstanceType {
 }
 
 impl InstanceType {
+    /// Its iteration alone (`B_wk = B_req`) [s]: how Algorithm 1 sorts.
+    pub fn alone_s(&self, w: &Workload) -> f64 {
+        self.iteration(w, 1.0).total()
+    }
+
     /// Eq. 6-7 with `n` workers in the cluster [s].
     pub fn iteration(&self, w: &Workload, n: f64) -> IterationParts {
         IterationParts {
@@ -357,11 +374,6 @@ pub struct RunFigures {
     /// `C` [USD] at the scenario's pricing, and at the other one.
     pub cost: f64,
     pub other_cost: Option<f64>,
-}
-
-/// Time and cost of a cluster from loss `from` (None: the start) to `to`.
-pub fn run(c: &ClusterFigures, w: &Workload, from: Option<f64>, to: f64) -> Option<RunFigures> {
-    c.mix.run(w, from, to)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use crate::scenario::validate::positive;
 use serde::Serialize;
 
-use super::{cluster, run, ClusterFigures, InstanceType, LossForm, Mix, RunFigures, Workload};
+use super::{cluster, ClusterFigures, InstanceType, LossForm, Mix, RunFigures, Workload};
 
 /// One planning question.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ impl Problem<'_> {
     /// The run of `counts` (totals), feasible or not.
     pub fn candidate(&self, counts: &[u32]) -> Option<Candidate> {
         let c = cluster(self.types, counts, self.workload)?;
-        let r = run(&c, self.workload, self.loss_from, self.loss_goal)?;
+        let r = c.mix.run(self.workload, self.loss_from, self.loss_goal)?;
         Some(Candidate {
             counts: counts.to_vec(),
             time_s: r.time_s + self.overhead_s,
@@ -113,7 +113,7 @@ impl Problem<'_> {
         for t in usable {
             b_min = b_min.min(t.batch);
             b_max = b_max.max(t.batch);
-            v_max = v_max.max(t.batch / t.iteration(w, 1.0).total());
+            v_max = v_max.max(t.batch / t.alone_s(w));
         }
         if !positive(v_max) {
             return 1;
@@ -148,8 +148,8 @@ pub fn algorithm1(p: &Problem) -> Search {
     let mut order: Vec<usize> = (0..p.types.len()).collect();
     // Slowest first; equal times keep catalog order.
     order.sort_by(|&a, &b| {
-        let ta = p.types[a].iteration(w, 1.0).total();
-        let tb = p.types[b].iteration(w, 1.0).total();
+        let ta = p.types[a].alone_s(w);
+        let tb = p.types[b].alone_s(w);
         tb.total_cmp(&ta)
     });
     let mut list: Vec<usize> = Vec::new();
@@ -610,29 +610,26 @@ impl Bb<'_, '_> {
     fn leaf(&mut self, acc: &Acc) {
         self.evaluated += 1;
         let p = self.p;
-        let w = p.workload;
-        let n = f64::from(self.n);
-        let t_exp = 1.0 / acc.rate;
-        let b_w = acc.speed * t_exp;
-        let r = super::convergence(acc.fastest / acc.speed, acc.sq / (acc.speed * acc.speed));
-        let Some(j_to) = w.loss.iterations(p.loss_goal, b_w, r, n) else {
+        // The sums in search order, run by the same code as every plan.
+        let mix = Mix {
+            workers: self.n,
+            rate: acc.rate,
+            speed: acc.speed,
+            sum_sq: acc.sq,
+            fastest: acc.fastest,
+            price: acc.price,
+            other: None,
+        };
+        let Some(r) = mix.run(p.workload, p.loss_from, p.loss_goal) else {
             return;
         };
-        let j_from = p
-            .loss_from
-            .and_then(|f| w.loss.iterations(f, b_w, r, n))
-            .unwrap_or(0.0);
-        let j = j_to - j_from;
-        if !positive(j) {
-            return;
-        }
-        let time = j * t_exp;
-        if time + p.overhead_s > p.time_goal_s {
+        let time = r.time_s + p.overhead_s;
+        if time > p.time_goal_s {
             return;
         }
         let value = match self.objective {
-            Objective::Cost => time / 3600.0 * acc.price,
-            Objective::Time => time + p.overhead_s,
+            Objective::Cost => r.cost,
+            Objective::Time => time,
         };
         if value < self.best_cost {
             self.best_cost = value;

@@ -5,7 +5,6 @@
 use super::eval::{Plans, Replan, SpotEvaluation};
 use super::plan::Candidate;
 use super::{convergence_of, InstanceType, LossForm};
-use crate::hardware::Pricing;
 use crate::report::{
     fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
 };
@@ -65,20 +64,6 @@ pub fn build(s: &Scenario, e: &SpotEvaluation) -> Report {
     r
 }
 
-fn pricing_word(p: Pricing) -> &'static str {
-    match p {
-        Pricing::OnDemand => "on-demand",
-        Pricing::Spot => "spot",
-    }
-}
-
-fn other(p: Pricing) -> Pricing {
-    match p {
-        Pricing::OnDemand => Pricing::Spot,
-        Pricing::Spot => Pricing::OnDemand,
-    }
-}
-
 /// "2× g4dn.4xlarge + 5× g3.8xlarge".
 pub fn plan_text(types: &[InstanceType], counts: &[u32]) -> String {
     let parts: Vec<String> = types
@@ -103,7 +88,7 @@ fn subject(s: &Scenario, e: &SpotEvaluation) -> String {
         "{}, ASP, on {what}, PS side {} MB/s, {} prices",
         s.workload.network.name,
         fmt_sig(e.workload.ps_bytes_per_s / 1e6),
-        pricing_word(e.pricing)
+        e.pricing.word()
     )
 }
 
@@ -122,7 +107,7 @@ fn plan_figures(e: &SpotEvaluation, p: &Plans, r: &mut Report) {
             r.headline.push(
                 Figure::new(
                     "exact-cost",
-                    format!("its cost ({})", pricing_word(e.pricing)),
+                    format!("its cost ({})", e.pricing.word()),
                     Value::num(b.run.cost, Unit::Usd),
                 )
                 .source("Eq. 11"),
@@ -154,7 +139,7 @@ fn plan_figures(e: &SpotEvaluation, p: &Plans, r: &mut Report) {
             );
             r.figures.push(Figure::new(
                 "paper-cost",
-                format!("Algorithm 1's cost ({})", pricing_word(e.pricing)),
+                format!("Algorithm 1's cost ({})", e.pricing.word()),
                 Value::num(b.run.cost, Unit::Usd),
             ));
             r.figures.push(Figure::new(
@@ -214,7 +199,7 @@ fn cluster_figures(e: &SpotEvaluation, r: &mut Report) {
         r.headline.push(
             Figure::new(
                 "cost",
-                format!("this cluster: cost ({})", pricing_word(e.pricing)),
+                format!("this cluster: cost ({})", e.pricing.word()),
                 Value::num(run.cost, Unit::Usd),
             )
             .source("Eq. 11"),
@@ -222,10 +207,7 @@ fn cluster_figures(e: &SpotEvaluation, r: &mut Report) {
         if let Some(o) = run.other_cost {
             r.figures.push(Figure::new(
                 "other-cost",
-                format!(
-                    "this cluster: cost at {} prices",
-                    pricing_word(other(e.pricing))
-                ),
+                format!("this cluster: cost at {} prices", e.pricing.other().word()),
                 Value::num(o, Unit::Usd),
             ));
         }
@@ -288,7 +270,7 @@ fn cluster_figures(e: &SpotEvaluation, r: &mut Report) {
         ),
         fig(
             "price",
-            format!("cluster price ({})", pricing_word(e.pricing)).as_str(),
+            format!("cluster price ({})", e.pricing.word()).as_str(),
             Value::num(f.price_per_hour, Unit::UsdPerHour),
             "",
         ),
@@ -302,7 +284,7 @@ fn replan_figures(e: &SpotEvaluation, rp: &Replan, r: &mut Report) {
             let added: Vec<u32> = b
                 .counts
                 .iter()
-                .zip(&rp.search_existing(e))
+                .zip(&rp.survivors)
                 .map(|(&c, &x)| c - x.min(c))
                 .collect();
             r.headline.push(
@@ -367,24 +349,6 @@ fn replan_figures(e: &SpotEvaluation, rp: &Replan, r: &mut Report) {
     ));
 }
 
-impl Replan {
-    /// The survivors, per type, as the takeover search kept them.
-    fn search_existing(&self, e: &SpotEvaluation) -> Vec<u32> {
-        let mut v = e
-            .cluster
-            .as_ref()
-            .map(|c| c.counts.clone())
-            .unwrap_or_default();
-        if let Some(k) = e.types.iter().position(|t| t.name == self.revoked) {
-            if let Some(x) = v.get_mut(k) {
-                *x = 0;
-            }
-        }
-        v.resize(e.types.len(), 0);
-        v
-    }
-}
-
 fn workload_figures(e: &SpotEvaluation, r: &mut Report) {
     let w = &e.workload;
     r.figures.push(
@@ -413,7 +377,7 @@ fn types_table(e: &SpotEvaluation) -> Table {
         .types
         .iter()
         .map(|t| {
-            let alone = t.iteration(w, 1.0).total();
+            let alone = t.alone_s(w);
             vec![
                 Value::text(&t.name),
                 Value::count(f64::from(t.gpus)),
@@ -441,10 +405,7 @@ fn types_table(e: &SpotEvaluation) -> Table {
             Column::new("PCIe", Unit::Seconds),
             Column::new("iteration alone", Unit::Seconds),
             Column::new("speed alone", Unit::SamplesPerS),
-            Column::new(
-                format!("price ({})", pricing_word(e.pricing)),
-                Unit::UsdPerHour,
-            ),
+            Column::new(format!("price ({})", e.pricing.word()), Unit::UsdPerHour),
             Column::new("quota", Unit::Count),
         ],
         rows,
@@ -490,11 +451,14 @@ fn plan_row(e: &SpotEvaluation, shown: &[usize], p: &PlanRow) -> Vec<Value> {
             };
             row.push(Value::num(c.time_s, Unit::Seconds));
             row.push(cost.map_or(Value::Empty, |v| Value::num(v, Unit::Usd)));
-            row.push(Value::text(pricing_word(if at_other {
-                other(e.pricing)
-            } else {
-                e.pricing
-            })));
+            row.push(Value::text(
+                if at_other {
+                    e.pricing.other()
+                } else {
+                    e.pricing
+                }
+                .word(),
+            ));
             row.push(Value::num(c.cluster.convergence, Unit::None));
             row.push(Value::num(c.cluster.wa_batch, Unit::None));
             row.push(Value::text(match goal {
@@ -798,7 +762,7 @@ fn frontier_chart(e: &SpotEvaluation, p: &Plans) -> Option<Chart> {
             fmt_sig(p.loss_goal)
         ),
         x: Axis::new("time goal T_obj", Unit::Seconds),
-        y: Axis::new(format!("cost ({})", pricing_word(e.pricing)), Unit::Usd).from_zero(),
+        y: Axis::new(format!("cost ({})", e.pricing.word()), Unit::Usd).from_zero(),
         y2: None,
         series,
         markers: vec![Marker::Vertical {

@@ -119,11 +119,8 @@ fn headline(e: &ZengEvaluation) -> Vec<Figure> {
     h
 }
 
-fn pricing_words(p: Pricing) -> &'static str {
-    match p {
-        Pricing::OnDemand => "on-demand prices",
-        Pricing::Spot => "spot prices",
-    }
+fn pricing_words(p: Pricing) -> String {
+    format!("{} prices", p.word())
 }
 
 /// The old summary rows that are not in the headline, plus the link used.
@@ -249,7 +246,9 @@ fn figures(e: &ZengEvaluation) -> Vec<Figure> {
                     "cost-per-epoch",
                     format!(
                         "cost per epoch ({})",
-                        e.cost.as_ref().map_or("", |c| pricing_words(c.pricing))
+                        e.cost
+                            .as_ref()
+                            .map_or(String::new(), |c| pricing_words(c.pricing))
                     ),
                     Value::num(usd, Unit::Usd),
                 )
