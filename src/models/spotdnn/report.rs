@@ -695,7 +695,7 @@ fn iteration_chart(e: &SpotEvaluation) -> Option<Chart> {
     Some(Chart {
         key: "iteration".into(),
         title: "One iteration per worker type (ASP: no barrier)".into(),
-        x: Axis::new("time since the worker's iteration start", Unit::Seconds),
+        x: Axis::new("time in one iteration", Unit::Seconds),
         y: Axis::new("", Unit::None),
         y2: None,
         series: vec![
