@@ -14,6 +14,7 @@ pub mod models;
 pub mod report;
 pub mod runtime;
 pub mod scenario;
+pub mod stats;
 mod tagged;
 pub mod workload;
 

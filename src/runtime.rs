@@ -97,14 +97,21 @@ pub enum FromWorker {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    Report { report: Report },
-    Unavailable { why: Unavailable },
+    /// Boxed: a report is far larger than the other messages.
+    Report {
+        report: Box<Report>,
+    },
+    Unavailable {
+        why: Unavailable,
+    },
 }
 
 impl From<Result<Report, Unavailable>> for Outcome {
     fn from(r: Result<Report, Unavailable>) -> Self {
         match r {
-            Ok(report) => Outcome::Report { report },
+            Ok(report) => Outcome::Report {
+                report: Box::new(report),
+            },
             Err(why) => Outcome::Unavailable { why },
         }
     }
@@ -113,7 +120,7 @@ impl From<Result<Report, Unavailable>> for Outcome {
 impl Outcome {
     pub fn into_result(self) -> Result<Report, Unavailable> {
         match self {
-            Outcome::Report { report } => Ok(report),
+            Outcome::Report { report } => Ok(*report),
             Outcome::Unavailable { why } => Err(why),
         }
     }
@@ -180,7 +187,7 @@ impl Server {
             let elapsed_ms = now() - start;
             let outcome = match &result {
                 Ok(r) => Outcome::Report {
-                    report: r.trimmed(PAGE_TABLE_ROWS),
+                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
                 },
                 Err(why) => Outcome::Unavailable { why: why.clone() },
             };

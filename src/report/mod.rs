@@ -35,6 +35,24 @@ pub struct Report {
     pub tables: Vec<Table>,
     pub notes: Vec<Note>,
     pub charts: Vec<Chart>,
+    /// Changes to the scenario a reader can apply from this result (a plan
+    /// as the cluster, fitted coefficients into their fields).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+}
+
+/// A change to the scenario offered by a result: an RFC 7386 JSON merge
+/// patch of the scenario document (`scenario::patch`), so the page, the
+/// JS package and any script apply it the same way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    /// Stable identifier (`data-testid`).
+    pub key: String,
+    /// The button's words, e.g. "Use the exact plan as the cluster".
+    pub label: String,
+    /// What applying it changes, in one sentence.
+    pub description: String,
+    pub patch: serde_json::Value,
 }
 
 /// One labelled value.

@@ -186,6 +186,20 @@ pub fn table(r: &Report) -> String {
             );
         }
     }
+    if !r.actions.is_empty() {
+        out.push('\n');
+        for a in &r.actions {
+            wrap(
+                &mut out,
+                &format!("  action {}: ", a.key),
+                4,
+                &format!(
+                    "{}: {} (its merge patch is in --format json)",
+                    a.label, a.description
+                ),
+            );
+        }
+    }
     out
 }
 
@@ -279,6 +293,7 @@ mod tests {
                 title: "One iteration".into(),
                 ..Chart::default()
             }],
+            actions: Vec::new(),
         }
     }
 

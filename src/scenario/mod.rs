@@ -8,6 +8,7 @@
 pub mod codec;
 pub mod import;
 pub mod migrate;
+pub mod patch;
 pub mod validate;
 
 use serde::{Deserialize, Serialize};

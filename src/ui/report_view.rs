@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::chart::Chart;
 use super::fields::{LazyDetails, ShowMore};
 use super::state::ModelSlot;
-use crate::report::{plotly, Report, Table, Unit};
+use crate::report::{plotly, Action, Report, Table, Unit};
 
 /// Every registry model's results, in registry order.
 #[component]
@@ -136,6 +136,7 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
                 </p>
             </Show>
             {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r /> })}
+            <ReportActions id=id entry=slot />
             <For each=move || chart_keys.get() key=|k| k.clone() let:chart>
                 <ReportChart id=id entry=slot chart=chart />
             </For>
@@ -201,6 +202,56 @@ pub fn ReportBody(
         </p>
         <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
         <ul class="notes" data-testid=format!("{id}-notes")>{notes}</ul>
+    }
+}
+
+/// The report's actions as buttons, enabled only while the report is for
+/// the newest inputs (an older plan answers other goals).
+#[component]
+fn ReportActions(id: &'static str, entry: ModelSlot) -> impl IntoView {
+    let state = super::expect_state();
+    let status = RwSignal::new(None::<Result<String, String>>);
+    let actions = Memo::new(move |_| {
+        entry
+            .last_good
+            .with(|r| r.as_ref().map(|r| r.actions.clone()).unwrap_or_default())
+    });
+    let current =
+        Memo::new(move |_| !state.pending(&entry) && matches!(entry.outcome.get(), Some(Ok(_))));
+    let run = move |a: Action| {
+        let next = state
+            .scenario
+            .with_untracked(|s| crate::scenario::patch::apply(s, &a.patch));
+        match next {
+            Ok(n) => {
+                state.scenario.set(n);
+                status.set(Some(Ok(format!("Done: {}", a.description))));
+            }
+            Err(e) => status.set(Some(Err(e))),
+        }
+    };
+    view! {
+        <Show when=move || !actions.with(Vec::is_empty)>
+            <div class="row actions" data-testid=format!("{id}-actions")>
+                <For each=move || actions.get() key=|a| a.key.clone() let:a>
+                    {
+                        let title = a.description.clone();
+                        let testid = format!("{id}-action-{}", a.key);
+                        let label = a.label.clone();
+                        view! {
+                            <button type="button" class="secondary" data-testid=testid
+                                disabled=move || !current.get()
+                                title=move || if current.get() { title.clone() } else { "These results are not for the newest inputs yet".to_string() }
+                                on:click=move |_| run(a.clone())>{label}</button>
+                        }
+                    }
+                </For>
+            </div>
+        </Show>
+        {move || status.get().map(|m| match m {
+            Ok(m) => view! { <p class="ok" role="status" data-testid=format!("{id}-action-note")>{m}</p> }.into_any(),
+            Err(m) => view! { <p class="field-error" role="alert" data-testid=format!("{id}-action-error")>{m}</p> }.into_any(),
+        })}
     }
 }
 

@@ -13,16 +13,18 @@ use super::expect_state;
 use super::fields::{FieldErrors, NumberField, OptNumberField};
 use super::instance_select::InstanceSelect;
 use super::state::AppState;
-use crate::hardware::{Instance, Pricing, WorkerGroup};
+use crate::hardware::{Instance, Pricing};
+use crate::models::spotdnn::fit_text::{
+    format_loss, format_memory, format_speeds, parse_loss, parse_memory, parse_speeds,
+};
 use crate::models::spotdnn::presets::{
     table3_catalog, workload_presets, PS_BYTES_PER_S, PS_INSTANCE,
 };
-use crate::models::spotdnn::report::{EXACT_ROW, PLAN_COUNTS};
 use crate::models::spotdnn::section::{
     settings, Measured, PlanFrom, Revocation, SpotDnnSettings, ID,
 };
 use crate::models::spotdnn::{LossForm, LossLaw};
-use crate::report::{fmt_sig, Report, Unit, Value};
+use crate::report::fmt_sig;
 use crate::scenario::import::merge_instances;
 use crate::scenario::Scenario;
 
@@ -71,6 +73,7 @@ pub fn SpotDnnInputs() -> impl IntoView {
             <MeasuredTable cfg=cfg />
             <Planning cfg=cfg />
             <RevocationInputs cfg=cfg />
+            <FitInputs cfg=cfg />
         </section>
     }
 }
@@ -433,8 +436,7 @@ fn MeasuredRow(i: usize, cfg: Memo<SpotDnnSettings>) -> impl IntoView {
     }
 }
 
-/// Where plans start, the takeover overhead and the worker limit, and the
-/// button that makes the exact plan the cluster.
+/// Where plans start, the takeover overhead and the worker limit.
 #[component]
 fn Planning(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
     let state = expect_state();
@@ -473,88 +475,7 @@ fn Planning(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
                 help="used when P never reaches 1"
             />
         </div>
-        <ExactPlanButton />
-    }
-}
-
-/// The exact optimiser's counts per instance type, from the plan table:
-/// its count columns named after a catalog type (the table goes on with
-/// totals, also counts).
-fn exact_counts(r: &Report, catalog: &[String]) -> Result<Vec<(String, u32)>, &'static str> {
-    let t = r
-        .table(PLAN_COUNTS)
-        .ok_or("spotDNN's report has no plan table")?;
-    let exact =
-        |row: &&Vec<Value>| matches!(row.first(), Some(Value::Text { text }) if text == EXACT_ROW);
-    let row = t
-        .rows
-        .iter()
-        .find(exact)
-        .ok_or("the exact optimiser found no plan")?;
-    Ok(t.columns
-        .iter()
-        .zip(row)
-        .skip(1)
-        .filter(|(col, _)| col.unit == Unit::Count && catalog.contains(&col.label))
-        .filter_map(|(col, v)| {
-            let n = v.number().filter(|n| *n >= 1.0)?;
-            Some((col.label.clone(), n.round() as u32))
-        })
-        .collect())
-}
-
-/// The cluster as `counts`, each group keeping its batch size if the
-/// cluster had the type (spotDNN sets its own batches from Eq. 10).
-fn set_cluster(s: &mut Scenario, counts: &[(String, u32)]) {
-    let old = std::mem::take(&mut s.hardware.cluster.workers);
-    s.hardware.cluster.workers = counts
-        .iter()
-        .map(|(name, count)| WorkerGroup {
-            instance: name.clone(),
-            count: *count,
-            batch_size: old
-                .iter()
-                .find(|g| g.instance == *name)
-                .map_or(1, |g| g.batch_size),
-        })
-        .collect();
-}
-
-#[component]
-fn ExactPlanButton() -> impl IntoView {
-    let state = expect_state();
-    let note = RwSignal::new(None::<String>);
-    // Only a report for the newest inputs: an older plan is another goal's.
-    let plan = Memo::new(move |_| {
-        let slot = state.slot(ID).ok_or("spotDNN is not on this page")?;
-        if state.pending(&slot) {
-            return Err("spotDNN has not planned for the newest inputs yet");
-        }
-        match slot.outcome.get() {
-            Some(Ok(r)) => state.instance_names.with(|names| exact_counts(&r, names)),
-            Some(Err(_)) => Err("spotDNN has no plan for these inputs (see its results)"),
-            None => Err("spotDNN has not run yet"),
-        }
-    });
-    let apply = move |_| {
-        if let Ok(counts) = plan.get_untracked() {
-            state.scenario.update(|s| set_cluster(s, &counts));
-            let words: Vec<String> = counts.iter().map(|(n, c)| format!("{c} × {n}")).collect();
-            note.set(Some(format!("The cluster is now {}.", words.join(" + "))));
-        }
-    };
-    view! {
-        <div class="row">
-            <button type="button" class="secondary" on:click=apply data-testid="spotdnn-use-plan"
-                disabled=move || plan.with(Result::is_err)
-                title=move || plan.with(|p| match p {
-                    Ok(_) => "Replace the cluster's worker groups with the exact optimiser's plan".to_string(),
-                    Err(why) => why.to_string(),
-                })>
-                "Use the exact plan as the cluster"
-            </button>
-        </div>
-        {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="spotdnn-plan-note">{m}</p> })}
+        <p class="hint">"The plans are in spotDNN's results, with a button that makes the exact plan the cluster."</p>
     }
 }
 
@@ -628,5 +549,82 @@ fn RevocationInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
                     errors=at(state, ".revocation.loss_now") testid="spotdnn-revoked-loss" />
             </div>
         </Show>
+    }
+}
+
+/// One box of fit measurements: CSV text read into the section's rows
+/// when the box loses focus; a row it cannot read is named under the box
+/// and the rows before the edit stay.
+#[component]
+fn FitBox(
+    cfg: Memo<SpotDnnSettings>,
+    label: &'static str,
+    placeholder: &'static str,
+    list: &'static str,
+    format: fn(&SpotDnnSettings) -> String,
+    apply: fn(&mut SpotDnnSettings, &str) -> Result<(), String>,
+) -> impl IntoView {
+    let state = expect_state();
+    let sc = state.scenario;
+    let problem = RwSignal::new(None::<String>);
+    let text = Memo::new(move |_| cfg.with(format));
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        let mut c = sc.with_untracked(settings);
+        match apply(&mut c, &v) {
+            Ok(()) => {
+                problem.set(None);
+                sc.update(|s| s.set_section(ID, &c));
+            }
+            Err(e) => problem.set(Some(e)),
+        }
+    };
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <textarea rows="5" placeholder=placeholder prop:value=move || text.get()
+                on:change=on_change aria-label=label data-testid=format!("spotdnn-fit-{list}")></textarea>
+        </label>
+        {move || problem.get().map(|m| view! { <p class="field-error" role="alert" data-testid=format!("spotdnn-fit-{list}-error")>{m}</p> })}
+        <FieldErrors errors=at(state, format!(".fits.{list}")) />
+    }
+}
+
+/// Measurements the coefficients are fitted from (Sec. IV); the fits, their
+/// quality and the buttons that copy them in are in spotDNN's results.
+#[component]
+fn FitInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
+    let state = expect_state();
+    let with_r = Memo::new(move |_| cfg.with(|c| c.fits.form == LossForm::WithR));
+    let set_form = state.section_set(ID, |c: &mut SpotDnnSettings, r: bool| {
+        c.fits.form = if r { LossForm::WithR } else { LossForm::RFree }
+    });
+    view! {
+        <details class="fits" data-testid="spotdnn-fits">
+            <summary>"Fit coefficients from measurements"</summary>
+            <p class="hint">"CSV rows, one measurement per line (a header line and # comments are fine). Clusters are written as plans are shown: 2× p3.2xlarge + 1× g4dn.4xlarge. The fits, their quality and buttons that copy them into the fields above appear in spotDNN's results; a field left empty (α2, the loss law) takes its fit."</p>
+            <FitBox cfg=cfg list="memory"
+                label="α2, β2 (Eq. 10): batch per GPU, GPU memory in use [GB]"
+                placeholder="64, 1.84\n128, 2.48\n256, 3.76"
+                format=|c| format_memory(&c.fits.memory)
+                apply=|c, t| { c.fits.memory = parse_memory(t)?; Ok(()) } />
+            <FitBox cfg=cfg list="speeds"
+                label="α1, β1 (Eq. 9): cluster, measured speed [global steps/s]"
+                placeholder="9× g3.8xlarge, 4.1\n12× g3.8xlarge, 4.6"
+                format=|c| format_speeds(&c.fits.speeds)
+                apply=|c, t| { c.fits.speeds = parse_speeds(t)?; Ok(()) } />
+            <FitBox cfg=cfg list="loss"
+                label="γ1…γ5 (Eq. 3): cluster, global step, loss"
+                placeholder="2× g3.8xlarge, 0, 4.6\n2× g3.8xlarge, 2000, 2.1"
+                format=|c| format_loss(&c.fits.loss)
+                apply=|c, t| { c.fits.loss = parse_loss(t)?; Ok(()) } />
+            <label class="field">
+                <span class="field-label">"loss law to fit"</span>
+                <select on:change=move |ev| set_form.run(event_target_value(&ev) == "with_r") aria-label="loss law to fit" data-testid="spotdnn-fit-form">
+                    <option value="with_r" prop:selected=move || with_r.get()>"Eq. 3 with R (γ1…γ5)"</option>
+                    <option value="r_free" prop:selected=move || !with_r.get()>"R-free, as the authors' code (γ1, γ2, γ3, γ5)"</option>
+                </select>
+            </label>
+        </details>
     }
 }

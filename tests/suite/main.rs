@@ -18,6 +18,7 @@ mod paleo_import;
 mod properties;
 mod report_caps;
 mod scenario_codec;
+mod spotdnn_fit;
 mod spotdnn_paper;
 mod spotdnn_properties;
 mod v1_documents;

@@ -217,7 +217,12 @@ pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
     let y_scale = points.iter().fold(0.0f64, |m, &(_, l)| m.max(l.recip()));
     let xs: Vec<f64> = points.iter().map(|&(s, _)| s / x_scale).collect();
     let ys: Vec<f64> = points.iter().map(|&(_, l)| l.recip() / y_scale).collect();
-    let (slope, intercept) = least_squares(&xs, &ys);
+    let Some(crate::stats::Line {
+        slope, intercept, ..
+    }) = crate::stats::line(&xs, &ys)
+    else {
+        return Err(FitError::Degenerate);
+    };
     if slope.is_nan() || slope <= 0.0 {
         return Err(FitError::NotDecreasing {
             slope: slope * y_scale / x_scale,
@@ -248,16 +253,12 @@ pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
         .map(|&(s, l)| (s, l - loss_at(curve.sync, &params, s, curve.workers)))
         .collect();
     let losses: Vec<f64> = points.iter().map(|&(_, l)| l).collect();
-    let mean_loss = shifted_mean(&losses);
-    let ss_tot: f64 = losses.iter().map(|l| (l - mean_loss).powi(2)).sum();
-    let ss_res: f64 = residuals.iter().map(|&(_, r)| r * r).sum();
-    let r_squared = if ss_tot > 0.0 {
-        1.0 - ss_res / ss_tot
-    } else if ss_res == 0.0 {
-        1.0
-    } else {
-        0.0
-    };
+    let predicted: Vec<f64> = residuals
+        .iter()
+        .zip(&losses)
+        .map(|(&(_, r), l)| l - r)
+        .collect();
+    let r_squared = crate::stats::r_squared(&losses, &predicted);
     if !r_squared.is_finite() {
         return Err(FitError::Degenerate);
     }
@@ -267,28 +268,4 @@ pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
         residuals,
         points_used: points.len(),
     })
-}
-
-/// Mean shifted by the first value: exact when all values are equal, and
-/// less cancellation in the centred sums below.
-fn shifted_mean(v: &[f64]) -> f64 {
-    let Some(&first) = v.first() else {
-        return 0.0;
-    };
-    first + v.iter().map(|x| x - first).sum::<f64>() / v.len() as f64
-}
-
-/// Ordinary least squares `y = slope·x + intercept`, two-pass (centred).
-fn least_squares(xs: &[f64], ys: &[f64]) -> (f64, f64) {
-    let mx = shifted_mean(xs);
-    let my = shifted_mean(ys);
-    let mut sxx = 0.0;
-    let mut sxy = 0.0;
-    for (x, y) in xs.iter().zip(ys) {
-        let dx = x - mx;
-        sxx += dx * dx;
-        sxy += dx * (y - my);
-    }
-    let slope = sxy / sxx;
-    (slope, my - slope * mx)
 }

@@ -6,8 +6,9 @@
 use crate::scenario::validate::positive;
 use serde::Serialize;
 
+use super::fit::{self, ContentionPoint, Fit, SpeedObservation, Trace};
 use super::plan::{algorithm1, exact, fastest, Candidate, Problem, Search};
-use super::section::{self, PlanFrom, SpotDnnSettings, ID};
+use super::section::{self, parse_cluster, PlanFrom, SpotDnnSettings, ALPHA2, ID};
 use super::{
     cluster, compute_time, gpu_batch, ClusterFigures, InstanceType, LossForm, LossLaw, RunFigures,
     Workload,
@@ -33,6 +34,27 @@ pub struct SpotEvaluation {
     pub cluster_note: Option<String>,
     pub plans: Option<Plans>,
     pub replan: Option<Replan>,
+    #[serde(skip)]
+    pub fits: Fits,
+}
+
+/// The coefficient fits of the section's measurements, each `None`
+/// without its data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fits {
+    pub memory: Option<Result<Fit, String>>,
+    pub contention: Option<Result<(Fit, Vec<ContentionPoint>), String>>,
+    pub loss: Option<Result<LossFit, String>>,
+    /// Coefficients taken from a fit because their fields are empty.
+    pub used: Vec<&'static str>,
+}
+
+/// Eq. 3 fitted to the traces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossFit {
+    pub law: LossLaw,
+    pub fit: Fit,
+    pub traces: Vec<Trace>,
 }
 
 /// The scenario's cluster under the model.
@@ -109,7 +131,21 @@ pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
 
 /// The types and the given cluster, without plans.
 pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
-    let set = section::settings(s);
+    let mut set = section::settings(s);
+    let mut fits = Fits::default();
+    if !set.fits.memory.is_empty() {
+        fits.memory = Some(fit::memory(&set.fits.memory));
+    }
+    // α2 left empty: the memory fit's, when it is one Eq. 10 can use.
+    if let (None, Some(Ok(f))) = (set.alpha2_per_byte, &fits.memory) {
+        if let (Some(a), Some(b)) = (f.value("α2"), f.value("β2")) {
+            if ALPHA2.contains(a) && b.is_finite() {
+                set.alpha2_per_byte = Some(a);
+                set.beta2 = b;
+                fits.used.push("α2, β2");
+            }
+        }
+    }
     let f = |name: &str| format!("models.{ID}.{name}");
     let mut missing = Vec::new();
     let mut need = |v: Option<f64>, field: &str, what: &str| {
@@ -152,7 +188,7 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
     // Without a law only the cluster's iteration figures are shown; the
     // placeholder is never run (`goals` and `given_cluster` check `loss`).
     let loss = set.loss.unwrap_or(LossLaw::zeros(LossForm::RFree));
-    let workload = Workload {
+    let mut workload = Workload {
         param_bytes: param,
         req_bytes_per_s: req,
         ps_bytes_per_s: ps.unwrap_or(0.0),
@@ -168,6 +204,7 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
             "no measured instance type is in the catalog with its GPUs, GPU memory, PCIe bandwidth and price",
         )]));
     }
+    fit_measurements(&mut set, &mut workload, &types, &mut fits);
     let mut e = SpotEvaluation {
         settings: set,
         workload,
@@ -178,9 +215,76 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
         cluster_note: None,
         plans: None,
         replan: None,
+        fits,
     };
     given_cluster(s, &mut e);
     Ok(e)
+}
+
+/// The contention and loss fits, which need the instance types; a loss
+/// law left empty is the fit's when the traces determine it.
+fn fit_measurements(
+    set: &mut SpotDnnSettings,
+    workload: &mut Workload,
+    types: &[InstanceType],
+    fits: &mut Fits,
+) {
+    let counts = |text: &str| -> Result<Vec<u32>, String> {
+        let mut c = vec![0; types.len()];
+        for (name, n) in parse_cluster(text)? {
+            let k = type_index(types, &name).ok_or_else(|| {
+                format!(
+                    "\"{name}\" is not one of spotDNN's instance types (measured, in the catalog)"
+                )
+            })?;
+            c[k] += n;
+        }
+        Ok(c)
+    };
+    if !set.fits.speeds.is_empty() {
+        let obs: Result<Vec<SpeedObservation>, String> = set
+            .fits
+            .speeds
+            .iter()
+            .map(|p| {
+                Ok(SpeedObservation {
+                    label: p.cluster.trim().to_string(),
+                    counts: counts(&p.cluster)?,
+                    steps_per_s: p.steps_per_s,
+                })
+            })
+            .collect();
+        fits.contention = Some(obs.and_then(|o| fit::contention(types, workload, &o)));
+    }
+    if set.fits.loss.is_empty() {
+        return;
+    }
+    let traces: Result<Vec<Trace>, String> = fit::group_traces(&set.fits.loss)
+        .into_iter()
+        .map(|(label, points)| {
+            let c = counts(&label)?;
+            let f = cluster(types, &c, workload).ok_or("a trace's cluster has no workers")?;
+            Ok(Trace {
+                label,
+                wa_batch: f.wa_batch,
+                convergence: f.convergence,
+                workers: f64::from(f.workers),
+                points,
+            })
+        })
+        .collect();
+    let result = traces.and_then(|traces| {
+        let (law, fit) = fit::loss(&traces, set.fits.form)?;
+        Ok(LossFit { law, fit, traces })
+    });
+    if let (None, Ok(lf)) = (set.loss, &result) {
+        if lf.fit.determined() {
+            set.loss = Some(lf.law);
+            workload.loss = lf.law;
+            fits.used.push("γ");
+        }
+    }
+    fits.loss = Some(result);
 }
 
 /// The catalog's entries that have a measurement, with their Eq. 10 batch

@@ -23,6 +23,9 @@
 //! alone (Table IV's "Mbps" is MB/s: models.md).
 
 pub mod eval;
+pub mod fit;
+pub mod fit_report;
+pub mod fit_text;
 pub mod model;
 pub mod plan;
 pub mod presets;

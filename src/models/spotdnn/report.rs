@@ -5,8 +5,12 @@
 use super::eval::{Plans, Replan, SpotEvaluation};
 use super::plan::Candidate;
 use super::{convergence_of, InstanceType, LossForm};
+use serde_json::json;
+
+use crate::hardware::WorkerGroup;
 use crate::report::{
-    fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
+    fmt_sig, Action, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit,
+    Value,
 };
 use crate::scenario::Scenario;
 
@@ -61,7 +65,37 @@ pub fn build(s: &Scenario, e: &SpotEvaluation) -> Report {
     if let Some(ch) = convergence_chart(e) {
         r.charts.push(ch);
     }
+    if let Some(a) = plan_action(e) {
+        r.actions.push(a);
+    }
+    super::fit_report::add(e, &mut r);
     r
+}
+
+/// The exact plan as the scenario's cluster, each group at its Eq. 10
+/// batch (`g · b_k`), so every model reads the cluster spotDNN planned.
+fn plan_action(e: &SpotEvaluation) -> Option<Action> {
+    let best = e.plans.as_ref()?.exact.best.as_ref()?;
+    let workers: Vec<WorkerGroup> = e
+        .types
+        .iter()
+        .zip(&best.counts)
+        .filter(|(_, &c)| c > 0)
+        .map(|(t, &count)| WorkerGroup {
+            instance: t.name.clone(),
+            count,
+            batch_size: t.batch.min(f64::from(u32::MAX)) as u32,
+        })
+        .collect();
+    Some(Action {
+        key: "use-plan".into(),
+        label: "Use the exact plan as the cluster".into(),
+        description: format!(
+            "Replaces the cluster's worker groups with {}.",
+            plan_text(&e.types, &best.counts)
+        ),
+        patch: json!({"hardware": {"cluster": {"workers": workers}}}),
+    })
 }
 
 /// "2× g4dn.4xlarge + 5× g3.8xlarge".

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::LossLaw;
+use super::{LossForm, LossLaw};
 use crate::bounds::Bounds;
 use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
@@ -49,6 +49,101 @@ pub struct SpotDnnSettings {
     /// Instances of the cluster revoked during the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revocation: Option<Revocation>,
+    /// Measurements the coefficients are fitted from (`fit.rs`).
+    #[serde(default, skip_serializing_if = "FitData::is_empty")]
+    pub fits: FitData,
+}
+
+/// Measurements of Sec. IV "Obtaining Model Parameters": GPU memory at a
+/// few batch sizes (α2, β2), cluster speeds at a few sizes (α1, β1), loss
+/// traces of a few clusters (γ1..γ5). Clusters are written as plans are
+/// shown, e.g. "2× p3.2xlarge + 1× g4dn.4xlarge".
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FitData {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory: Vec<MemoryPoint>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speeds: Vec<SpeedPoint>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loss: Vec<LossPoint>,
+    /// The law the loss traces are fitted to.
+    #[serde(default)]
+    pub form: LossForm,
+}
+
+impl FitData {
+    pub fn is_empty(&self) -> bool {
+        self.memory.is_empty()
+            && self.speeds.is_empty()
+            && self.loss.is_empty()
+            && self.form == LossForm::default()
+    }
+}
+
+/// One GPU's memory in use [B] at a per-GPU batch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemoryPoint {
+    pub batch: f64,
+    pub bytes: f64,
+}
+
+/// A cluster's measured speed in global steps per second (`1/T_exp`,
+/// TensorFlow's `global_step/sec` under ASP).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpeedPoint {
+    pub cluster: String,
+    pub steps_per_s: f64,
+}
+
+/// A point of a cluster's loss trace: the loss after `iteration` global
+/// steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LossPoint {
+    pub cluster: String,
+    pub iteration: f64,
+    pub loss: f64,
+}
+
+/// Reads a cluster written as "2× p3.2xlarge + 1× g4dn.4xlarge" ("2x",
+/// "2 *" and a bare name for one also read) into (type, count) pairs, one
+/// per type.
+pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, String> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for part in text.split('+') {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err(format!(
+                "\"{text}\" is not a cluster: write it as 2× p3.2xlarge + 1× g4dn.4xlarge"
+            ));
+        }
+        let digits = part
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(part.len());
+        let (count, rest) = if digits == 0 {
+            (1, part)
+        } else {
+            let count: u32 = part[..digits]
+                .parse()
+                .map_err(|_| format!("\"{part}\": the count is too large"))?;
+            let rest = part[digits..].trim_start();
+            let rest = rest
+                .strip_prefix(['×', '*'])
+                .or_else(|| rest.strip_prefix(['x', 'X']).filter(|r| r.starts_with(' ')))
+                .unwrap_or(rest);
+            (count, rest.trim())
+        };
+        if rest.is_empty() {
+            return Err(format!("\"{part}\" names no instance type"));
+        }
+        if count == 0 {
+            return Err(format!("\"{part}\": a count must be at least 1"));
+        }
+        match out.iter_mut().find(|(n, _)| n == rest) {
+            Some((_, c)) => *c = c.saturating_add(count),
+            None => out.push((rest.to_string(), count)),
+        }
+    }
+    Ok(out)
 }
 
 /// A measurement: the instance's iteration time alone, or "same GPU as"
@@ -109,6 +204,7 @@ impl Default for SpotDnnSettings {
             overhead_s: default_overhead(),
             max_workers: default_max_workers(),
             revocation: None,
+            fits: FitData::default(),
         }
     }
 }
@@ -190,6 +286,7 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             Some(r.loss_now),
         );
     }
+    validate_fits(&c.fits, &mut errs);
     if c.max_workers == 0 || c.max_workers > 4096 {
         errs.push(err(
             format!("models.{ID}.max_workers"),
@@ -197,4 +294,88 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         ));
     }
     errs
+}
+
+/// A GPU's memory in use: 1 MB to 1 TB, typed in GB.
+pub const MEMORY: Bounds = Bounds::shown(1e6, 1e12, 1e9, "GB");
+/// A per-GPU batch: 1 to a million samples.
+pub const BATCH: Bounds = Bounds::plain(1.0, 1e6);
+/// A measured speed: 1e-6 to 1e6 global steps/s.
+pub const SPEED: Bounds = Bounds::plain(1e-6, 1e6);
+/// A loss value and a step count of a trace.
+pub const LOSS: Bounds = Bounds::plain(-1e9, 1e9);
+pub const STEP: Bounds = Bounds::plain(0.0, 1e15);
+
+/// Ranges of the fit data, row by row (rows numbered from 1), each
+/// message at its list so it shows beside the text it came from.
+fn validate_fits(f: &FitData, errs: &mut Vec<FieldError>) {
+    let mut check = |list: &str, row: usize, what: &str, b: Bounds, v: f64| {
+        if let Some(m) = b.check(what, v) {
+            errs.push(err(
+                format!("models.{ID}.fits.{list}"),
+                format!("row {row}: {m}"),
+            ));
+        }
+    };
+    for (i, p) in f.memory.iter().enumerate() {
+        check("memory", i + 1, "batch per GPU", BATCH, p.batch);
+        check("memory", i + 1, "GPU memory in use", MEMORY, p.bytes);
+    }
+    for (i, p) in f.speeds.iter().enumerate() {
+        check(
+            "speeds",
+            i + 1,
+            "speed [global steps/s]",
+            SPEED,
+            p.steps_per_s,
+        );
+    }
+    for (i, p) in f.loss.iter().enumerate() {
+        check("loss", i + 1, "global step", STEP, p.iteration);
+        check("loss", i + 1, "loss", LOSS, p.loss);
+    }
+    for (list, clusters) in [
+        (
+            "speeds",
+            f.speeds.iter().map(|p| &p.cluster).collect::<Vec<_>>(),
+        ),
+        ("loss", f.loss.iter().map(|p| &p.cluster).collect()),
+    ] {
+        for (i, c) in clusters.into_iter().enumerate() {
+            if let Err(m) = parse_cluster(c) {
+                errs.push(err(
+                    format!("models.{ID}.fits.{list}"),
+                    format!("row {}: {m}", i + 1),
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clusters_read_as_plans_are_written() {
+        let two =
+            |a: &str, x: u32, b: &str, y: u32| Ok(vec![(a.to_string(), x), (b.to_string(), y)]);
+        assert_eq!(
+            parse_cluster("2× p3.2xlarge + 1× g4dn.4xlarge"),
+            two("p3.2xlarge", 2, "g4dn.4xlarge", 1)
+        );
+        assert_eq!(
+            parse_cluster("2x p3.2xlarge+g3.4xlarge"),
+            two("p3.2xlarge", 2, "g3.4xlarge", 1)
+        );
+        assert_eq!(
+            parse_cluster("3*p2.xlarge"),
+            Ok(vec![("p2.xlarge".to_string(), 3)])
+        );
+        assert_eq!(parse_cluster("1× a + 2× a"), Ok(vec![("a".to_string(), 3)]));
+        assert!(parse_cluster("").is_err());
+        assert!(parse_cluster("0× a").is_err());
+        assert!(parse_cluster("2× ").is_err());
+        assert!(parse_cluster("a + + b").is_err());
+    }
 }

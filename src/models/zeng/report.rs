@@ -60,6 +60,7 @@ pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
         tables: vec![workers_table(e), timeline_table(e)],
         notes: notes(e),
         charts,
+        actions: Vec::new(),
     }
 }
 

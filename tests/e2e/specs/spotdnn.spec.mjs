@@ -1,6 +1,6 @@
 import { ID, open, setField, showView, showInputs, drawAllCharts } from '../planner.mjs';
 
-export const name = 'spotDNN: preset → plan → frontier chart; the plan as the cluster; a revocation replan; a shared link reproduces both; a B_req unit slip is named';
+export const name = 'spotDNN: preset → plan → frontier chart; the plan as the cluster; a revocation replan; a shared link reproduces both; a B_req unit slip is named; loss traces fitted and the fit typed in by its action';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
@@ -30,8 +30,9 @@ export async function run(ctx) {
   assert.match(await page.locator(ID('spotdnn-chart-frontier')).textContent(), /time goal/);
   await ctx.screenshot(page, 'spotdnn');
 
-  // The exact plan becomes the cluster: its own prediction appears.
-  await page.locator(ID('spotdnn-use-plan')).click();
+  // The exact plan becomes the cluster (the report's action): its own
+  // prediction appears.
+  await page.locator(ID('spotdnn-action-use-plan')).click();
   await page.locator(ID('spotdnn-train-time')).waitFor();
   assert.match(await text(page, 'spotdnn-train-time'), /\d s$/);
 
@@ -65,4 +66,35 @@ export async function run(ctx) {
   await setField(page, 'spotdnn-req', '142');
   await page.locator(ID('spotdnn-stale')).waitFor({ state: 'detached' });
   assert.equal(await text(page, 'spotdnn-exact-plan'), exact);
+
+  // Fits: loss traces of three clusters from the preset's own law, the
+  // typed law removed. The fitted law plans as the typed one did; its
+  // action types it back in.
+  await page.locator(ID('spotdnn-revoked')).uncheck();
+  await showInputs(page, 'models');
+  await page.locator(ID('spotdnn-loss-form')).selectOption('none');
+  await page.locator(`${ID('spotdnn-fits')} summary`).click();
+  await page.locator(ID('spotdnn-fit-form')).selectOption('r_free');
+  // R-free Eq. 3 with the authors' γ; b_w and |N| of each homogeneous cluster.
+  const law = (b, n, j) => (-0.2 * b + 2507.6) * Math.sqrt(n) / (j + 876.5) + 0.5;
+  const rows = [];
+  for (const [cluster, b, n] of [['2× g3.8xlarge', 1024, 2], ['3× g3.16xlarge', 2048, 3], ['2× p2.8xlarge', 8192, 2]]) {
+    for (let j = 0; j <= 40000; j += 4000) rows.push(`${cluster}, ${j}, ${law(b, n, j).toFixed(6)}`);
+  }
+  const box = page.locator(ID('spotdnn-fit-loss'));
+  await box.fill(`cluster, global step, loss\n${rows.join('\n')}`);
+  await box.blur();
+  await showView(page, 'spotdnn');
+  await page.locator(ID('spotdnn-table-fits')).waitFor();
+  await page.waitForFunction((want) => document.querySelector('[data-testid="spotdnn-exact-plan"]')?.textContent === want, exact);
+  assert.match(await text(page, 'spotdnn-notes'), /fitted values are used/);
+  await drawAllCharts(page);
+  assert((await page.locator(`${ID('spotdnn-chart-loss-fit')} .scatterlayer .trace`).count()) >= 6, 'three traces, measured and fitted');
+  await page.locator(ID('spotdnn-action-use-loss-fit')).click();
+  await showInputs(page, 'models');
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid="spotdnn-gamma1"]')?.value) - 876.5) < 0.01);
+  // A row the box cannot read is named under it; the rows stay.
+  await box.fill('2× g3.8xlarge, x, 1');
+  await box.blur();
+  assert.match(await text(page, 'spotdnn-fit-loss-error'), /line 1/);
 }

@@ -1,0 +1,142 @@
+//! The fit measurements as the page's text boxes hold them: CSV rows (a
+//! header row and `#` comments allowed), one box per fit, read into the
+//! scenario's rows and written back from them.
+//!
+//! - memory: `batch per GPU, memory in use [GB]`
+//! - speeds: `cluster, global steps/s`
+//! - loss:   `cluster, global step, loss`
+
+use super::section::{LossPoint, MemoryPoint, SpeedPoint};
+use crate::report::fmt_sig;
+
+/// The rows of `text`, each with exactly `cols` fields; a first row whose
+/// last field is not a number is a header and skipped.
+fn rows(text: &str, cols: usize) -> Result<Vec<(usize, Vec<String>)>, String> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.map_err(|e| format!("row {}: {e}", i + 1))?;
+        let line = rec.position().map_or(i + 1, |p| p.line() as usize);
+        let fields: Vec<String> = rec.iter().map(str::to_string).collect();
+        if fields.iter().all(String::is_empty) {
+            continue;
+        }
+        let is_header = out.is_empty()
+            && fields
+                .last()
+                .is_some_and(|f| f.parse::<f64>().is_err() && f.chars().any(char::is_alphabetic));
+        if is_header {
+            continue;
+        }
+        if fields.len() != cols {
+            return Err(format!(
+                "line {line}: {} fields, expected {cols}",
+                fields.len()
+            ));
+        }
+        out.push((line, fields));
+    }
+    Ok(out)
+}
+
+fn number(line: usize, what: &str, s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("line {line}: the {what} \"{s}\" is not a number"))
+}
+
+pub fn parse_memory(text: &str) -> Result<Vec<MemoryPoint>, String> {
+    rows(text, 2)?
+        .into_iter()
+        .map(|(l, f)| {
+            Ok(MemoryPoint {
+                batch: number(l, "batch", &f[0])?,
+                bytes: number(l, "memory [GB]", &f[1])? * 1e9,
+            })
+        })
+        .collect()
+}
+
+pub fn format_memory(rows: &[MemoryPoint]) -> String {
+    rows.iter()
+        .map(|p| format!("{}, {}\n", fmt_sig(p.batch), fmt_sig(p.bytes / 1e9)))
+        .collect()
+}
+
+pub fn parse_speeds(text: &str) -> Result<Vec<SpeedPoint>, String> {
+    rows(text, 2)?
+        .into_iter()
+        .map(|(l, f)| {
+            Ok(SpeedPoint {
+                cluster: f[0].clone(),
+                steps_per_s: number(l, "speed [global steps/s]", &f[1])?,
+            })
+        })
+        .collect()
+}
+
+pub fn format_speeds(rows: &[SpeedPoint]) -> String {
+    rows.iter()
+        .map(|p| format!("{}, {}\n", p.cluster, fmt_sig(p.steps_per_s)))
+        .collect()
+}
+
+pub fn parse_loss(text: &str) -> Result<Vec<LossPoint>, String> {
+    rows(text, 3)?
+        .into_iter()
+        .map(|(l, f)| {
+            Ok(LossPoint {
+                cluster: f[0].clone(),
+                iteration: number(l, "global step", &f[1])?,
+                loss: number(l, "loss", &f[2])?,
+            })
+        })
+        .collect()
+}
+
+pub fn format_loss(rows: &[LossPoint]) -> String {
+    rows.iter()
+        .map(|p| {
+            format!(
+                "{}, {}, {}\n",
+                p.cluster,
+                fmt_sig(p.iteration),
+                fmt_sig(p.loss)
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxes_read_with_a_header_and_comments_and_round_trip() {
+        let m = parse_memory("batch, memory [GB]\n# one GPU\n64, 1.84\n128, 2.48\n").unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[1].bytes, 2.48e9);
+        assert_eq!(parse_memory(&format_memory(&m)).unwrap(), m);
+        let s = parse_speeds("9× g3.8xlarge, 4.1\n1× a + 2× b, 3").unwrap();
+        assert_eq!(s[1].cluster, "1× a + 2× b");
+        assert_eq!(parse_speeds(&format_speeds(&s)).unwrap(), s);
+        let l = parse_loss("cluster, step, loss\n2× a, 0, 2.5\n2× a, 1000, 1.9\n").unwrap();
+        assert_eq!(parse_loss(&format_loss(&l)).unwrap(), l);
+    }
+
+    #[test]
+    fn bad_rows_name_their_line() {
+        assert_eq!(
+            parse_memory("64, 1.8\n128\n").unwrap_err(),
+            "line 2: 1 fields, expected 2"
+        );
+        assert!(parse_loss("2× a, x, 1\n").unwrap_err().contains("line 1"));
+        assert!(parse_speeds("a, inf\n").is_err());
+    }
+}
