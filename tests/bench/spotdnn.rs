@@ -34,7 +34,7 @@ fn scenario(loss: f64, time_s: f64) -> ddnn_planner::scenario::Scenario {
 
 fn main() {
     use ddnn_planner::models::spotdnn::eval::{prepare, problem};
-    use ddnn_planner::models::spotdnn::plan::{algorithm1, exact};
+    use ddnn_planner::models::spotdnn::plan::{algorithm1, exact, fastest};
     for (id, loss, t) in [
         // 900 s: no plan exists; the search must prove it.
         ("infeasible-900s", 0.8, 900.0),
@@ -50,6 +50,14 @@ fn main() {
             20,
             || {
                 black_box(exact(black_box(&prob), |_| {}));
+            },
+        );
+        time(
+            &format!("spotdnn.fastest.{id}"),
+            &format!("fastest cluster, 7 types × quota 25, {id}"),
+            20,
+            || {
+                black_box(fastest(black_box(&prob)));
             },
         );
         time(

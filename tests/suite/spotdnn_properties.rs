@@ -7,7 +7,9 @@
 
 use proptest::prelude::*;
 
-use ddnn_planner::models::spotdnn::plan::{algorithm1, brute_force, exact, Problem, Search};
+use ddnn_planner::models::spotdnn::plan::{
+    algorithm1, brute_force, exact, fastest, Problem, Search,
+};
 use ddnn_planner::models::spotdnn::{
     cluster, convergence_of, InstanceType, LossForm, LossLaw, Workload,
 };
@@ -135,14 +137,40 @@ proptest! {
         keeps_rules(&p, &a);
     }
 
+    /// `fastest` is the least time any composition reaches: brute force
+    /// finds a plan within that time and none just under it.
+    #[test]
+    fn fastest_is_the_least_time_brute_force_reaches(
+        types in catalog(),
+        alpha1 in 0.05f64..1.0,
+        beta1 in -2.0f64..0.5,
+        with_r in any::<bool>(),
+        loss in 0.6f64..1.5,
+    ) {
+        let form = if with_r { LossForm::WithR } else { LossForm::RFree };
+        let w = workload(alpha1, beta1, 1e9, form, 0.3);
+        let p = problem(&types, &w, loss, f64::INFINITY);
+        let f = fastest(&p);
+        let in_time = |t: f64| brute_force(&Problem { time_goal_s: t, ..p.clone() }).best.is_some();
+        match &f.best {
+            Some(c) => {
+                prop_assert!(in_time(c.time_s * (1.0 + 1e-9)));
+                prop_assert!(!in_time(c.time_s * (1.0 - 1e-6)));
+            }
+            None => prop_assert!(!in_time(f64::INFINITY)),
+        }
+    }
+
     #[test]
     fn a_replan_keeps_survivors_and_never_reuses_the_revoked_type(
         types in catalog(),
         survivors in prop::collection::vec(0u32..=2, 4),
         revoked in 0usize..4,
         time in 200.0f64..5_000.0,
+        with_r in any::<bool>(),
     ) {
-        let w = workload(0.3, -0.5, 1e9, LossForm::RFree, 0.0);
+        let form = if with_r { LossForm::WithR } else { LossForm::RFree };
+        let w = workload(0.3, -0.5, 1e9, form, 0.4);
         let m = types.len();
         let revoked = revoked % m;
         let mut existing: Vec<u32> = survivors[..m].to_vec();

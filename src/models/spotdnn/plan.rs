@@ -397,6 +397,9 @@ struct Bb<'a, 'p> {
     n: u32,
 }
 
+/// Most open types the coupled time bound sorts (`Bb::coupled_time`).
+const COUPLED_TYPES: usize = 32;
+
 /// Relative slack so rounding never prunes the optimum.
 const SLACK: f64 = 1e-9;
 
@@ -552,7 +555,22 @@ impl Bb<'_, '_> {
         if !positive(j_lo) {
             return true;
         }
-        let time_lo = j_lo / rate_hi + p.overhead_s;
+        let mut time_lo = j_lo / rate_hi + p.overhead_s;
+        if time_lo * (1.0 - SLACK) > p.time_goal_s {
+            return false;
+        }
+        // The tighter bound costs a few greedy fills: only where the cheap
+        // one did not already decide.
+        time_lo = time_lo.max(
+            self.coupled_time(
+                d,
+                extra,
+                acc,
+                (rate_lo, rate_hi),
+                spread_lo.sqrt(),
+                (b_min, b_max),
+            ) + p.overhead_s,
+        );
         if time_lo * (1.0 - SLACK) > p.time_goal_s {
             return false;
         }
@@ -562,11 +580,107 @@ impl Bb<'_, '_> {
             // exactly n workers must be paid for).
             Objective::Cost => {
                 let price_lo = acc.price + self.fill(d, extra, &self.by_price, |t| t.price);
-                (j_lo / rate_hi * price_lo).max(j_lo * ratio) / 3600.0
+                ((time_lo - p.overhead_s) * price_lo).max(j_lo * ratio) / 3600.0
             }
             Objective::Time => time_lo,
         };
         bound * (1.0 - SLACK) < self.best_cost
+    }
+
+    /// A lower bound on `T = j/I` that keeps `j` and `I` of one cluster
+    /// together (the plain `j_lo/I_hi` takes them from different ones).
+    ///
+    /// `j` is increasing and concave piecewise linear in `b_w = V/I`
+    /// (`iterations_of`, at least `root` for `√spread`): on each piece
+    /// `j ≥ c + k·V/I`, so `T ≥ c/I + k·V/I²`. For any `λ`, every
+    /// completion has `V ≤ λ·I + M(λ)` with `M(λ) = max (V − λ·I)`, a greedy
+    /// fill of `s_k − λ·r_k` (or `V ≥ λ·I + m(λ)` when `k > 0`), so
+    /// `T ≥ (c + k·λ)/I + k·M(λ)/I²`, whose least value over
+    /// `I ∈ [I_lo, I_hi]` is at an end or at `I = −2k·M/(c + k·λ)`. Each
+    /// `λ` (the batches that may appear) gives a valid bound; the largest
+    /// is kept, and with two pieces (a replan) the smaller of the two.
+    fn coupled_time(
+        &self,
+        d: usize,
+        extra: u32,
+        acc: &Acc,
+        (i_lo, i_hi): (f64, f64),
+        root: f64,
+        (b_lo, b_hi): (f64, f64),
+    ) -> f64 {
+        let p = self.p;
+        let l = &p.workload.loss;
+        let to = 1.0 / (p.loss_goal - l.gamma5);
+        // Pieces (slope in b_w, intercept) of j(b_w).
+        let mut pieces = [(0.0, 0.0); 2];
+        pieces[0] = (l.gamma2 * root * to, l.gamma3 * root * to - l.gamma1);
+        let count = match p.loss_from {
+            Some(f) => {
+                let q = to - 1.0 / (f - l.gamma5);
+                pieces[1] = (l.gamma2 * root * q, l.gamma3 * root * q);
+                2
+            }
+            None => 1,
+        };
+        // A stack buffer: beyond COUPLED_TYPES open types the plain bound
+        // alone is used (it stays valid, only looser).
+        let mut buf = [0usize; COUPLED_TYPES];
+        let n_open = self.order.len() - d;
+        if n_open > COUPLED_TYPES {
+            return 0.0;
+        }
+        for (slot, k) in buf.iter_mut().zip(self.open(d)) {
+            *slot = k;
+        }
+        let open = &mut buf[..n_open];
+        let mut lambdas = [0.0f64; COUPLED_TYPES + 3];
+        let mut n_lambda = 0;
+        for b in open
+            .iter()
+            .map(|&t| self.terms[t].batch)
+            .chain([b_lo, b_hi, 0.5 * (b_lo + b_hi)])
+        {
+            if b.is_finite() && !lambdas[..n_lambda].contains(&b) {
+                lambdas[n_lambda] = b;
+                n_lambda += 1;
+            }
+        }
+        let mut bound = f64::INFINITY;
+        for &(k, c) in &pieces[..count] {
+            let mut best = 0.0f64;
+            for &lambda in &lambdas[..n_lambda] {
+                let gain = |t: &Term| t.speed - lambda * t.rate;
+                // Largest V − λI when k < 0 (V hurts less), else smallest.
+                open.sort_by(|&a, &b| {
+                    let (ga, gb) = (gain(&self.terms[a]), gain(&self.terms[b]));
+                    if k < 0.0 {
+                        gb.total_cmp(&ga)
+                    } else {
+                        ga.total_cmp(&gb)
+                    }
+                });
+                let m = acc.speed - lambda * acc.rate + self.fill(d, extra, open, gain);
+                let a = c + k * lambda;
+                let b = k * m;
+                let h = |i: f64| a / i + b / (i * i);
+                let mut least = h(i_lo).min(h(i_hi));
+                if a != 0.0 {
+                    let star = -2.0 * b / a;
+                    if star > i_lo && star < i_hi {
+                        least = least.min(h(star));
+                    }
+                }
+                if least.is_finite() {
+                    best = best.max(least);
+                }
+            }
+            bound = bound.min(best);
+        }
+        if bound.is_finite() {
+            bound
+        } else {
+            0.0
+        }
     }
 
     fn dfs(&mut self, d: usize, left: u32, acc: Acc) {
