@@ -441,6 +441,57 @@ async function measureHostile(ctx, base, label, file, doc, ready) {
   return { longest, over, tasks: tasks.length, shownMs: extra.shownMs, longTasks: extra.longTasks };
 }
 
+/** Records the model's own time (`elapsed_ms`, measured in the worker) of
+ *  each spotDNN report the worker sends. */
+function recordSpot() {
+  const W = window.Worker;
+  window.__spot = [];
+  window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (ev) => {
+        const d = ev.data;
+        if (typeof d !== 'string' || !d.startsWith('{"result"') || !d.includes('"model":"spotdnn"') || !d.includes('"outcome":{"report"')) return;
+        const e = /"elapsed_ms":(-?[\d.eE+-]+)\}\}$/.exec(d);
+        if (e) window.__spot.push(Number(e[1]));
+      });
+    }
+  };
+}
+
+/** spotDNN in the page's worker (wasm): the bench scenario of
+ *  tests/bench/spotdnn.rs (Table III, quota 25 each, α1 = 0.1, β1 = 0.2:
+ *  ≤ 63 workers), imported as a file; the figure is the whole spotDNN
+ *  evaluation (Algorithm 1, the exact optimiser, the comparisons, the
+ *  24-point frontier, the fastest cluster when none is in time). */
+async function measureSpot(ctx, base) {
+  const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'public', 'examples', 'spotdnn-table1.json'), 'utf8'));
+  const out = {};
+  for (const [id, loss, time] of [['infeasible-900s', 0.8, 900], ['table1-goals', 0.8, 2600], ['loose', 0.7, 7200]]) {
+    const doc = structuredClone(example);
+    for (const i of doc.hardware.catalog) if (i.gpus) i.quota = 25;
+    doc.models.spotdnn.alpha1 = 0.1;
+    doc.models.spotdnn.beta1 = 0.2;
+    doc.goals.loss = loss;
+    doc.goals.time_s = time;
+    const samples = [];
+    for (let i = 0; i < 5; i++) {
+      const page = await ctx.newPage();
+      await page.addInitScript(recordSpot);
+      await stageFile(page, 'spot.json', JSON.stringify(doc));
+      await page.goto(base, { waitUntil: 'load' });
+      await page.locator(ID('zeng-iteration-time')).waitFor();
+      await importJson(page, 'spot.json');
+      await page.waitForFunction(() => window.__spot.length > 0, null, { timeout: 60_000 });
+      samples.push(await page.evaluate(() => window.__spot[window.__spot.length - 1]));
+      await page.close();
+    }
+    out[id] = samples;
+    console.log(`spotDNN evaluation in the page's worker (wasm), 7 types × quota 25, ${id}: ${stats(samples)}`);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------- main
 
 if (!fs.existsSync(path.join(DIST, 'index.html'))) {
@@ -475,6 +526,7 @@ try {
   await measure('load', () => measureLoad(ctx, base));
   await measure('roundtrip', () => measureRoundTrip(ctx, base));
   await measure('edit', () => measureEdits(ctx, base));
+  await measure('spotdnn', () => measureSpot(ctx, base));
   await measure('catalog1000', () => measureHostile(ctx, base, '1,000-type catalog import', 'big-catalog.json', bigCatalog(1000),
     () => document.querySelector('[data-testid="cynthia-exact-plan"]') && !document.querySelector('[data-testid="cynthia-pending"]')
       && /type-\d{4}/.test(document.querySelector('[data-testid="cynthia-exact-plan"]').textContent)));
