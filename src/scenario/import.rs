@@ -125,18 +125,7 @@ pub fn import_network(source: &str, text: &str) -> Result<(Network, String), Str
         "{source}: {} imported",
         plural(layers.len(), "layer", "layers")
     );
-    Ok((
-        Network {
-            name,
-            layers,
-            given: None,
-            pushes: None,
-            extra_forward_flop_per_sample: 0.0,
-            transfer_values: None,
-            ignored: Vec::new(),
-        },
-        msg,
-    ))
+    Ok((Network::from_layers(name, layers), msg))
 }
 
 /// "1 layer", "3 layers".

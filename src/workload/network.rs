@@ -71,6 +71,20 @@ pub struct NetworkSummary {
 pub const MAX_LAYERS: usize = 10_000;
 
 impl Network {
+    /// A network of `layers` and nothing else: no given figures, pushes
+    /// or transfer count (the model defaults apply).
+    pub fn from_layers(name: impl Into<String>, layers: Vec<Layer>) -> Self {
+        Network {
+            name: name.into(),
+            layers,
+            given: None,
+            pushes: None,
+            extra_forward_flop_per_sample: 0.0,
+            transfer_values: None,
+            ignored: Vec::new(),
+        }
+    }
+
     pub fn summary(&self) -> NetworkSummary {
         let (fwd, weights, from_given) = match &self.given {
             Some(g) => (g.forward_flop, g.weights, true),

@@ -636,15 +636,7 @@ fn infer(
     name: String,
 ) -> Result<PaleoImport, PaleoError> {
     let mut shapes: Vec<Option<Shape>> = vec![None; graph.nodes.len()];
-    let mut network = Network {
-        name,
-        layers: Vec::new(),
-        given: None,
-        pushes: None,
-        extra_forward_flop_per_sample: 0.0,
-        transfer_values: None,
-        ignored: Vec::new(),
-    };
+    let mut network = Network::from_layers(name, Vec::new());
     let mut infos = Vec::with_capacity(order.len());
     let mut paleo_total = 0.0;
     // (is named `data`, file position, N) of the Input that sets the batch.

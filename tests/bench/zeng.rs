@@ -29,13 +29,8 @@ fn network_200() -> Network {
         layers.push(Layer::fc(&format!("fc{i}"), a, b));
     }
     Network {
-        name: "bench-200".into(),
-        layers,
-        given: None,
         pushes: Some(50),
-        extra_forward_flop_per_sample: 0.0,
-        transfer_values: None,
-        ignored: Vec::new(),
+        ..Network::from_layers("bench-200", layers)
     }
 }
 

@@ -159,17 +159,13 @@ fn mixed_plans() -> Vec<Vec<(&'static str, u32)>> {
     ]
 }
 
-fn gammas(l: &LossLaw) -> [f64; 5] {
-    [l.gamma1, l.gamma2, l.gamma3, l.gamma4, l.gamma5]
-}
-
 #[test]
 fn loss_fit_gives_the_authors_r_free_law_back() {
     let e = prepared();
     let truth = e.workload.loss;
     let t = traces(&e, truth, &mixed_plans(), 0.0);
     let (law, f) = fit::loss(&t, LossForm::RFree).unwrap();
-    for (got, want) in gammas(&law).iter().zip(gammas(&truth)) {
+    for (got, want) in law.gammas().iter().zip(truth.gammas()) {
         assert!(close(*got, want, 1e-6), "{law:?}");
     }
     assert!(f.determined() && f.r_squared > 1.0 - 1e-12, "{f:?}");
@@ -188,7 +184,7 @@ fn loss_fit_gives_a_law_with_r_back() {
     };
     let t = traces(&e, truth, &mixed_plans(), 0.0);
     let (law, f) = fit::loss(&t, LossForm::WithR).unwrap();
-    for (got, want) in gammas(&law).iter().zip(gammas(&truth)) {
+    for (got, want) in law.gammas().iter().zip(truth.gammas()) {
         assert!(close(*got, want, 1e-5), "{law:?}");
     }
     assert!(f.determined(), "{f:?}");

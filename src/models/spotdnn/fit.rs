@@ -140,6 +140,13 @@ pub struct ContentionPoint {
     pub predicted: f64,
 }
 
+impl ContentionPoint {
+    /// Whether the line of Eq. 9 is fitted through it.
+    pub fn used(&self) -> bool {
+        self.contention.is_some() && !self.clamped
+    }
+}
+
 /// Eq. 9's `α1, β1` from measured cluster speeds.
 pub fn contention(
     types: &[InstanceType],
@@ -163,8 +170,8 @@ pub fn contention(
         .collect();
     let usable: Vec<(f64, f64)> = points
         .iter()
-        .filter(|p| !p.clamped)
-        .filter_map(|p| Some((f64::from(p.workers).sqrt(), p.contention?)))
+        .filter(|p| p.used())
+        .map(|p| (f64::from(p.workers).sqrt(), p.contention.unwrap_or(0.0)))
         .collect();
     let (xs, ys): (Vec<f64>, Vec<f64>) = usable.iter().copied().unzip();
     let line = stats::line(&xs, &ys).ok_or_else(|| {
@@ -222,7 +229,7 @@ pub fn contention(
         r_squared: line.r_squared,
         rms: rms(points
             .iter()
-            .filter(|p| p.contention.is_some() && !p.clamped)
+            .filter(|p| p.used())
             .map(|p| p.measured - p.predicted)),
         points: usable.len(),
         notes,
@@ -356,15 +363,7 @@ pub fn loss(traces: &[Trace], form: LossForm) -> Result<(LossLaw, Fit), String> 
     let res = LossResiduals { traces, shape };
     let fit = levenberg_marquardt(&res, &shape.pack(&start))
         .ok_or("the loss fit did not converge from any starting point")?;
-    let g = shape.unpack(&fit.params);
-    let law = LossLaw {
-        gamma1: g[0],
-        gamma2: g[1],
-        gamma3: g[2],
-        gamma4: g[3],
-        gamma5: g[4],
-        form,
-    };
+    let law = LossLaw::from_gammas(shape.unpack(&fit.params), form);
     let mut coefficients: Vec<Coefficient> = shape
         .names()
         .iter()
@@ -526,14 +525,7 @@ fn project(traces: &[Trace], shape: Shape, g1: f64, g4: f64) -> Option<([f64; 5]
     } else {
         [g1, 0.0, x[0], g4, x[1]]
     };
-    let law = LossLaw {
-        gamma1: g[0],
-        gamma2: g[1],
-        gamma3: g[2],
-        gamma4: g[3],
-        gamma5: g[4],
-        form: shape.form,
-    };
+    let law = LossLaw::from_gammas(g, shape.form);
     let ssr: f64 = traces
         .iter()
         .flat_map(|t| {

@@ -84,10 +84,7 @@ pub fn add(e: &SpotEvaluation, r: &mut Report) {
                 rows.extend(fit_rows(&lf.fit, "loss traces", |_| None));
                 fit_notes(&lf.fit, &field("loss"), r);
                 r.charts.push(loss_chart(lf));
-                let ok = [lf.law.gamma1, lf.law.gamma2, lf.law.gamma3, lf.law.gamma4]
-                    .iter()
-                    .chain([&lf.law.gamma5])
-                    .all(|g| COEFF.contains(*g));
+                let ok = lf.law.gammas().iter().all(|g| COEFF.contains(*g));
                 if ok {
                     let loose = if lf.fit.determined() {
                         ""

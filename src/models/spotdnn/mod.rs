@@ -64,14 +64,30 @@ pub struct LossLaw {
 impl LossLaw {
     /// Every γ at 0: a law still to be typed in.
     pub fn zeros(form: LossForm) -> Self {
+        Self::from_gammas([0.0; 5], form)
+    }
+
+    /// The law with `[γ1, γ2, γ3, γ4, γ5]`.
+    pub fn from_gammas(g: [f64; 5], form: LossForm) -> Self {
         LossLaw {
-            gamma1: 0.0,
-            gamma2: 0.0,
-            gamma3: 0.0,
-            gamma4: 0.0,
-            gamma5: 0.0,
+            gamma1: g[0],
+            gamma2: g[1],
+            gamma3: g[2],
+            gamma4: g[3],
+            gamma5: g[4],
             form,
         }
+    }
+
+    /// `[γ1, γ2, γ3, γ4, γ5]`.
+    pub fn gammas(&self) -> [f64; 5] {
+        [
+            self.gamma1,
+            self.gamma2,
+            self.gamma3,
+            self.gamma4,
+            self.gamma5,
+        ]
     }
 
     /// The factor under the root: `(R + γ4)·|N|`, or `|N|` (R-free).

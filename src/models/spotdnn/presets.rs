@@ -154,15 +154,7 @@ pub fn table1_example() -> Scenario {
         version: SCENARIO_VERSION,
         title: String::new(),
         workload: ScenarioWorkload {
-            network: Network {
-                name: "ResNet-110".into(),
-                layers: Vec::new(),
-                given: None,
-                pushes: None,
-                extra_forward_flop_per_sample: 0.0,
-                transfer_values: None,
-                ignored: Vec::new(),
-            },
+            network: Network::from_layers("ResNet-110", Vec::new()),
             profile: None,
             loss: None,
             loss_curve: None,
