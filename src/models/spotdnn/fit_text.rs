@@ -5,9 +5,11 @@
 //! - memory: `batch per GPU, memory in use [GB]`
 //! - speeds: `cluster, global steps/s`
 //! - loss:   `cluster, global step, loss`
+//!
+//! Numbers are written back in full (Rust's shortest exact form), so
+//! editing a box and leaving it never rounds the rows it already held.
 
 use super::section::{LossPoint, MemoryPoint, SpeedPoint};
-use crate::report::fmt_sig;
 
 /// The rows of `text`, each with exactly `cols` fields; a first row whose
 /// last field is not a number is a header and skipped.
@@ -65,7 +67,7 @@ pub fn parse_memory(text: &str) -> Result<Vec<MemoryPoint>, String> {
 
 pub fn format_memory(rows: &[MemoryPoint]) -> String {
     rows.iter()
-        .map(|p| format!("{}, {}\n", fmt_sig(p.batch), fmt_sig(p.bytes / 1e9)))
+        .map(|p| format!("{}, {}\n", p.batch, p.bytes / 1e9))
         .collect()
 }
 
@@ -83,7 +85,7 @@ pub fn parse_speeds(text: &str) -> Result<Vec<SpeedPoint>, String> {
 
 pub fn format_speeds(rows: &[SpeedPoint]) -> String {
     rows.iter()
-        .map(|p| format!("{}, {}\n", p.cluster, fmt_sig(p.steps_per_s)))
+        .map(|p| format!("{}, {}\n", p.cluster, p.steps_per_s))
         .collect()
 }
 
@@ -102,14 +104,7 @@ pub fn parse_loss(text: &str) -> Result<Vec<LossPoint>, String> {
 
 pub fn format_loss(rows: &[LossPoint]) -> String {
     rows.iter()
-        .map(|p| {
-            format!(
-                "{}, {}, {}\n",
-                p.cluster,
-                fmt_sig(p.iteration),
-                fmt_sig(p.loss)
-            )
-        })
+        .map(|p| format!("{}, {}, {}\n", p.cluster, p.iteration, p.loss))
         .collect()
 }
 
@@ -119,14 +114,15 @@ mod tests {
 
     #[test]
     fn boxes_read_with_a_header_and_comments_and_round_trip() {
-        let m = parse_memory("batch, memory [GB]\n# one GPU\n64, 1.84\n128, 2.48\n").unwrap();
+        let m = parse_memory("batch, memory [GB]\n# one GPU\n64, 1.84\n128, 2.4812345\n").unwrap();
         assert_eq!(m.len(), 2);
-        assert_eq!(m[1].bytes, 2.48e9);
+        assert_eq!(m[1].bytes, 2.4812345e9);
+        assert_eq!(format_memory(&m[..1]), "64, 1.84\n");
         assert_eq!(parse_memory(&format_memory(&m)).unwrap(), m);
         let s = parse_speeds("9× g3.8xlarge, 4.1\n1× a + 2× b, 3").unwrap();
         assert_eq!(s[1].cluster, "1× a + 2× b");
         assert_eq!(parse_speeds(&format_speeds(&s)).unwrap(), s);
-        let l = parse_loss("cluster, step, loss\n2× a, 0, 2.5\n2× a, 1000, 1.9\n").unwrap();
+        let l = parse_loss("cluster, step, loss\n2× a, 0, 2.5\n2× a, 1000, 1.912345678\n").unwrap();
         assert_eq!(parse_loss(&format_loss(&l)).unwrap(), l);
     }
 
