@@ -121,6 +121,10 @@ impl Processor {
 // them). Wide enough for any real device, narrow enough that no model's
 // arithmetic overflows or vanishes (a subnormal clock would give "inf s").
 
+/// Dense peak of one GPU: 1 GFLOP/s to 10 PFLOP/s.
+pub const GPU_PEAK: Bounds = Bounds::shown(1e9, 1e16, 1e12, "TFLOP/s");
+/// vCPUs of one instance.
+pub const VCPUS: Bounds = Bounds::plain(1.0, 4096.0);
 /// Clock: 1 MHz to 100 GHz.
 pub const CLOCK: Bounds = Bounds::shown(1e6, 1e11, 1e9, "GHz");
 /// Effective SIMD factor (FLOP per cycle).
@@ -193,6 +197,108 @@ pub struct Instance {
     /// Most instances of this type the account may run at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quota: Option<u32>,
+    /// CPU cores the instance offers (vCPUs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcpus: Option<u32>,
+    /// The GPU model as its vendor names it ("A100 SXM4 40 GB").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_model: Option<String>,
+    /// Dense peak of one GPU at each precision, FLOP/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_peak: Option<GpuPeak>,
+    /// How the GPUs of one instance are connected ("NVLink", "PCIe").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interconnect: Option<String>,
+    /// Where the figures come from and when they were read, figure by
+    /// figure (a catalog of today's clouds must say both).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cites: Vec<Cite>,
+}
+
+/// The arithmetic precision a model takes a GPU's peak at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// FP32 on the CUDA cores (no tensor cores).
+    #[default]
+    Fp32,
+    /// TF32 on tensor cores.
+    Tf32,
+    Fp16,
+    Bf16,
+}
+
+impl Precision {
+    pub const ALL: [Precision; 4] = [
+        Precision::Fp32,
+        Precision::Tf32,
+        Precision::Fp16,
+        Precision::Bf16,
+    ];
+
+    /// How vendors write it: "FP32", "TF32".
+    pub fn word(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "FP32",
+            Precision::Tf32 => "TF32",
+            Precision::Fp16 => "FP16",
+            Precision::Bf16 => "BF16",
+        }
+    }
+
+    /// The scenario's spelling ("fp32"), for selects and the CLI.
+    pub fn key(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Tf32 => "tf32",
+            Precision::Fp16 => "fp16",
+            Precision::Bf16 => "bf16",
+        }
+    }
+
+    pub fn from_key(k: &str) -> Option<Precision> {
+        Precision::ALL.into_iter().find(|p| p.key() == k)
+    }
+
+    pub fn is_default(&self) -> bool {
+        *self == Precision::Fp32
+    }
+}
+
+/// A GPU's dense peak (no 2:4 sparsity) at each precision, FLOP/s; a
+/// precision the GPU lacks, or no source gives, stays empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GpuPeak {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp32: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tf32: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bf16: Option<f64>,
+}
+
+impl GpuPeak {
+    pub fn at(&self, p: Precision) -> Option<f64> {
+        match p {
+            Precision::Fp32 => self.fp32,
+            Precision::Tf32 => self.tf32,
+            Precision::Fp16 => self.fp16,
+            Precision::Bf16 => self.bf16,
+        }
+    }
+}
+
+/// Where some of an instance's figures come from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cite {
+    /// The instance fields it supports (`price_per_hour`, `gpu_peak.fp16`).
+    pub fields: Vec<String>,
+    /// The page or document (a URL, or a paper and its table).
+    pub source: String,
+    /// When the figures were read from it, `YYYY-MM-DD`.
+    pub date: String,
 }
 
 impl Instance {
@@ -203,6 +309,15 @@ impl Instance {
             .as_ref()
             .map(Processor::flops)
             .or(self.flops_per_s)
+    }
+
+    /// The instance's rate at precision `p`, FLOP/s: its own rate when
+    /// given, else its GPUs' dense peak at `p` (all GPUs of the instance).
+    pub fn flops_at(&self, p: Precision) -> Option<f64> {
+        self.flops().or_else(|| {
+            let gpus = self.gpus.filter(|&g| g > 0)?;
+            Some(f64::from(gpus) * self.gpu_peak?.at(p)?)
+        })
     }
 
     /// The price per hour under `pricing`.
@@ -277,6 +392,23 @@ impl Instance {
         for (field, what, bounds, v) in checks {
             if let Some(m) = v.and_then(|v| bounds.check(what, v)) {
                 errs.push((field, format!("{name}: {m}")));
+            }
+        }
+        if let Some(m) = self.vcpus.and_then(|v| VCPUS.check("vCPUs", f64::from(v))) {
+            errs.push(("vcpus", format!("{name}: {m}")));
+        }
+        if let Some(peak) = &self.gpu_peak {
+            let fields = [
+                "gpu_peak.fp32",
+                "gpu_peak.tf32",
+                "gpu_peak.fp16",
+                "gpu_peak.bf16",
+            ];
+            for (p, field) in Precision::ALL.into_iter().zip(fields) {
+                let what = format!("{} peak per GPU", p.word());
+                if let Some(m) = peak.at(p).and_then(|v| GPU_PEAK.check(&what, v)) {
+                    errs.push((field, format!("{name}: {m}")));
+                }
             }
         }
         errs

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::de::DeserializeOwned;
 
 use crate::hardware::{
-    gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, Pricing, WorkerGroup,
+    gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, Precision, Pricing, WorkerGroup,
 };
 use crate::models::zeng::DEFAULT_FLOPS_PER_WEIGHT;
 use crate::report::fmt_count;
@@ -72,6 +72,10 @@ pub struct Hardware {
     pub cluster: Cluster,
     #[serde(default)]
     pub pricing: Pricing,
+    /// Which GPU peak a model takes for an instance known only by its
+    /// GPUs' peaks.
+    #[serde(default, skip_serializing_if = "Precision::is_default")]
+    pub precision: Precision,
 }
 
 /// Targets for planning models (seconds, loss, USD).
@@ -135,6 +139,7 @@ impl Scenario {
                     },
                 },
                 pricing: Pricing::OnDemand,
+                precision: Precision::Fp32,
             },
             goals: Goals::default(),
             models: BTreeMap::new(),

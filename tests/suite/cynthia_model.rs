@@ -19,7 +19,14 @@ use ddnn_planner::workload::profile_presets::profile_presets;
 fn types() -> Vec<InstanceType> {
     cynthia_catalog()
         .iter()
-        .filter_map(|i| instance_type(i, ddnn_planner::hardware::Pricing::OnDemand).ok())
+        .filter_map(|i| {
+            instance_type(
+                i,
+                ddnn_planner::hardware::Pricing::OnDemand,
+                Default::default(),
+            )
+            .ok()
+        })
         .collect()
 }
 

@@ -207,6 +207,7 @@ prop_compose! {
                     },
                 },
                 pricing: if spot { Pricing::Spot } else { Pricing::OnDemand },
+                precision: Default::default(),
             },
             goals: Goals { time_s: goals.0, loss: goals.1, budget_usd: goals.2 },
             models: BTreeMap::new(),

@@ -78,6 +78,7 @@ fn small() -> Scenario {
                 },
             },
             pricing: Pricing::OnDemand,
+            precision: Default::default(),
         },
         goals: Goals::default(),
         models: BTreeMap::new(),

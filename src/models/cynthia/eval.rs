@@ -8,7 +8,7 @@ use super::{
     algorithm1, cost_curves, exact, iteration, run, saturation, ClusterSpec, CostCurve,
     ExactResult, Goals, Group, InstanceType, IterationTime, PaperResult, Run, Saturation,
 };
-use crate::hardware::{Instance, Pricing};
+use crate::hardware::{Instance, Precision, Pricing};
 use crate::scenario::{FieldError, Scenario};
 use crate::workload::profile::SyncMode;
 
@@ -50,9 +50,13 @@ fn err(field: &str, message: impl Into<String>) -> FieldError {
 }
 
 /// Reads an instance type, naming what is missing.
-pub fn instance_type(inst: &Instance, pricing: Pricing) -> Result<InstanceType, String> {
+pub fn instance_type(
+    inst: &Instance,
+    pricing: Pricing,
+    precision: Precision,
+) -> Result<InstanceType, String> {
     let mut missing = Vec::new();
-    let c = inst.flops();
+    let c = inst.flops_at(precision);
     if c.is_none() {
         missing.push("rate (FLOP/s)");
     }
@@ -82,15 +86,16 @@ pub fn instance_type(inst: &Instance, pricing: Pricing) -> Result<InstanceType, 
 fn instance_for_prediction(
     inst: &Instance,
     pricing: Pricing,
+    precision: Precision,
     link: Option<f64>,
 ) -> Result<(InstanceType, bool), String> {
     let probe = Instance {
         network_bytes_per_s: link.or(inst.network_bytes_per_s),
         ..inst.clone()
     };
-    match instance_type(&probe, pricing) {
+    match instance_type(&probe, pricing, precision) {
         Ok(t) => Ok((t, true)),
-        Err(e) => match (inst.flops(), probe.network_bytes_per_s) {
+        Err(e) => match (inst.flops_at(precision), probe.network_bytes_per_s) {
             (Some(c), Some(b)) => Ok((
                 InstanceType {
                     name: inst.name.clone(),
@@ -116,7 +121,7 @@ fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
         let inst = s
             .instance(name)
             .ok_or_else(|| format!("'{name}' is not in the catalog"))?;
-        let (t, has_price) = instance_for_prediction(inst, pricing, link)?;
+        let (t, has_price) = instance_for_prediction(inst, pricing, s.hardware.precision, link)?;
         priced &= has_price;
         Ok(t)
     };
@@ -162,7 +167,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
     let mut types = Vec::new();
     let mut skipped = Vec::new();
     for inst in &s.hardware.catalog {
-        match instance_type(inst, pricing) {
+        match instance_type(inst, pricing, s.hardware.precision) {
             Ok(t) => types.push(t),
             Err(e) => skipped.push(e),
         }

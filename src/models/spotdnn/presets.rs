@@ -182,6 +182,7 @@ pub fn table1_example() -> Scenario {
                 },
             },
             pricing: Pricing::Spot,
+            precision: Default::default(),
         },
         goals: Goals {
             time_s: Some(2600.0),

@@ -204,9 +204,10 @@ fn processor_of(s: &Scenario, g: &WorkerGroup, i: usize) -> Result<Processor, Fi
     if let Some(p) = &inst.processor {
         return Ok(p.clone());
     }
-    // An instance known only by its rate: Eq. 28 (CPU) or Eq. 33 (GPU)
-    // with the rate as the clock term, so `flops()` returns it exactly.
-    match (inst.flops_per_s, inst.gpus.unwrap_or(0)) {
+    // An instance known only by its rate (or its GPUs' peak at the
+    // scenario's precision): Eq. 28 (CPU) or Eq. 33 (GPU) with the rate as
+    // the clock term, so `flops()` returns it exactly.
+    match (inst.flops_at(s.hardware.precision), inst.gpus.unwrap_or(0)) {
         (Some(rate), 0) => Ok(Processor::Cpu { hz: rate, simd: 1.0 }),
         (Some(rate), _) => Ok(Processor::Gpu {
             hz: rate,
@@ -216,8 +217,9 @@ fn processor_of(s: &Scenario, g: &WorkerGroup, i: usize) -> Result<Processor, Fi
         (None, _) => Err(FieldError {
             field,
             message: format!(
-                "the Zeng model needs the rate of '{}': FLOP/s, or a clock-level description (CPU: GHz and SIMD; GPU: GHz, stream processors, FMA)",
-                g.instance
+                "the Zeng model needs the rate of '{}': FLOP/s, a clock-level description (CPU: GHz and SIMD; GPU: GHz, stream processors, FMA), or its GPUs' {} peak",
+                g.instance,
+                s.hardware.precision.word()
             ),
         }),
     }
