@@ -61,6 +61,14 @@ fn main() {
             },
         );
         time(
+            &format!("spotdnn.report.{id}"),
+            &format!("whole report (plans, frontier, fastest), 7 types × quota 25, {id}"),
+            10,
+            || {
+                black_box(SpotDnn.report(black_box(&s)).ok());
+            },
+        );
+        time(
             &format!("spotdnn.algorithm1.{id}"),
             &format!("Algorithm 1, 7 types × quota 25, {id}"),
             50,

@@ -1,5 +1,6 @@
 //! spotDNN's invariants on random small catalogs: the exact optimiser
-//! equals brute force and never costs more than Algorithm 1, every plan
+//! equals brute force and never costs more than Algorithm 1, the
+//! frontier's one-search sweep equals brute force goal by goal, every plan
 //! keeps to the quotas and meets both goals, a replan never reuses the
 //! revoked type, more PS bandwidth never lengthens an iteration, and R
 //! lies in [0, 1), 0 for one worker.
@@ -8,7 +9,7 @@
 use proptest::prelude::*;
 
 use ddnn_planner::models::spotdnn::plan::{
-    algorithm1, brute_force, exact, fastest, Problem, Search,
+    algorithm1, brute_force, exact, fastest, sweep, Problem, Search,
 };
 use ddnn_planner::models::spotdnn::{
     cluster, convergence_of, InstanceType, LossForm, LossLaw, Workload,
@@ -135,6 +136,35 @@ proptest! {
         }
         keeps_rules(&p, &x);
         keeps_rules(&p, &a);
+    }
+
+    /// The frontier's sweep gives, for each time goal, the cost brute force
+    /// finds for that goal alone, from any seeds (plans it may start from).
+    #[test]
+    fn sweep_equals_brute_force_goal_by_goal(
+        types in catalog(),
+        alpha1 in 0.05f64..1.0,
+        beta1 in -2.0f64..0.5,
+        with_r in any::<bool>(),
+        loss in 0.6f64..1.5,
+        goals in prop::collection::vec(300.0f64..20_000.0, 1..6),
+        seed_goal in 300.0f64..20_000.0,
+    ) {
+        let form = if with_r { LossForm::WithR } else { LossForm::RFree };
+        let w = workload(alpha1, beta1, 1e9, form, 0.3);
+        let mut goals = goals;
+        goals.sort_by(f64::total_cmp);
+        let p = problem(&types, &w, loss, f64::INFINITY);
+        let seed = brute_force(&Problem { time_goal_s: seed_goal, ..p.clone() }).best;
+        let plans = sweep(&p, &goals, &seed.iter().collect::<Vec<_>>());
+        prop_assert_eq!(plans.len(), goals.len());
+        for (g, plan) in goals.iter().zip(&plans) {
+            let q = Problem { time_goal_s: *g, ..p.clone() };
+            let b = brute_force(&q);
+            let got = plan.as_ref().map(|c| c.run.cost);
+            prop_assert!(same(got, cost(&b)), "goal {} sweep {:?} brute {:?}", g, got, cost(&b));
+            keeps_rules(&q, &Search { best: plan.clone(), evaluated: 0, workers_from: 0, workers_to: 0 });
+        }
     }
 
     /// `fastest` is the least time any composition reaches: brute force

@@ -7,7 +7,7 @@ use crate::scenario::validate::positive;
 use serde::Serialize;
 
 use super::fit::{self, ContentionPoint, Fit, SpeedObservation, Trace};
-use super::plan::{algorithm1, exact, fastest, Candidate, Problem, Search};
+use super::plan::{algorithm1, exact, fastest, sweep, Candidate, Problem, Search};
 use super::section::{self, parse_cluster, PlanFrom, SpotDnnSettings, ALPHA2, ID};
 use super::{
     cluster, compute_time, gpu_batch, ClusterFigures, InstanceType, LossForm, LossLaw, RunFigures,
@@ -602,32 +602,32 @@ fn frontier(p: &Problem, quickest: Option<&Candidate>) -> Vec<(f64, Option<f64>)
         },
         |_| {},
     )
-    .best
-    .map(|c| c.time_s);
-    let (Some(lo), Some(hi)) = (quick, slow) else {
+    .best;
+    let (Some(lo), Some(hi)) = (quick, slow.as_ref().map(|c| c.time_s)) else {
         return Vec::new();
     };
     if !positive(hi - lo) {
         return vec![(lo, exact(p, |_| {}).best.map(|c| c.run.cost))];
     }
     let k = FRONTIER_POINTS;
-    (0..k)
+    let goals: Vec<f64> = (0..k)
         .map(|i| {
-            let goal = lo * (hi / lo).powf(i as f64 / (k - 1) as f64);
             // The ends exactly: rounding must not lose the fastest plan.
-            let goal = if i == 0 {
+            if i == 0 {
                 lo
             } else if i == k - 1 {
                 hi
             } else {
-                goal
-            };
-            let q = Problem {
-                time_goal_s: goal,
-                ..p.clone()
-            };
-            (goal, exact(&q, |_| {}).best.map(|c| c.run.cost))
+                lo * (hi / lo).powf(i as f64 / (k - 1) as f64)
+            }
         })
+        .collect();
+    let seeds: Vec<&Candidate> = quickest.into_iter().chain(slow.as_ref()).collect();
+    let plans = sweep(p, &goals, &seeds);
+    goals
+        .into_iter()
+        .zip(plans)
+        .map(|(g, c)| (g, c.map(|c| c.run.cost)))
         .collect()
 }
 

@@ -68,6 +68,16 @@ impl Problem<'_> {
         (all.min(u64::from(u32::MAX)) as u32).min(self.max_workers)
     }
 
+    /// Whether `counts` keeps the running instances and the quotas.
+    fn holds(&self, counts: &[u32]) -> bool {
+        counts.len() == self.types.len()
+            && counts
+                .iter()
+                .zip(self.existing.iter().zip(&self.available))
+                .all(|(&x, (&e, &a))| x >= e && x - e <= a)
+            && counts.iter().sum::<u32>() <= self.workers_cap()
+    }
+
     /// The run of `counts` (totals), feasible or not.
     pub fn candidate(&self, counts: &[u32]) -> Option<Candidate> {
         let c = cluster(self.types, counts, self.workload)?;
@@ -279,7 +289,7 @@ fn iterations_of(u: f64, w: &Workload, to: f64, from: Option<f64>) -> f64 {
 /// off the optimum); the search starts from Algorithm 1's plan, so the
 /// result is never dearer than it.
 pub fn exact(p: &Problem, progress: impl FnMut(f64)) -> Search {
-    branch_and_bound(p, Objective::Cost, progress)
+    branch_and_bound(p, Objective::Cost, None, progress)
 }
 
 /// The fastest cluster within the quotas, whatever it costs (the same
@@ -289,7 +299,7 @@ pub fn fastest(p: &Problem) -> Search {
         time_goal_s: f64::INFINITY,
         ..p.clone()
     };
-    branch_and_bound(&unbounded, Objective::Time, |_| {})
+    branch_and_bound(&unbounded, Objective::Time, None, |_| {})
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,42 +308,30 @@ enum Objective {
     Time,
 }
 
-fn branch_and_bound(p: &Problem, objective: Objective, mut progress: impl FnMut(f64)) -> Search {
-    let heuristic = algorithm1(p);
-    let existing = p.total_existing();
-    let lo = existing.max(1);
-    let hi = p.workers_cap();
-    let mut bb = Bb {
-        p,
-        objective,
-        best_cost: heuristic
-            .best
-            .as_ref()
-            .map_or(f64::INFINITY, |c| match objective {
-                Objective::Cost => c.run.cost,
-                Objective::Time => c.time_s,
-            }),
-        best: None,
-        evaluated: 0,
-        counts: p.existing.clone(),
-        terms: Vec::new(),
-        order: Vec::new(),
-        depth_of: Vec::new(),
-        by_rate: Vec::new(),
-        by_speed: Vec::new(),
-        by_rate_rev: Vec::new(),
-        by_speed_rev: Vec::new(),
-        by_price: Vec::new(),
-        suffix_lo: Vec::new(),
-        suffix_hi: Vec::new(),
-        n: 0,
+fn branch_and_bound(
+    p: &Problem,
+    objective: Objective,
+    start: Option<&Candidate>,
+    mut progress: impl FnMut(f64),
+) -> Search {
+    let heuristic = match start {
+        Some(c) => Search {
+            best: Some(c.clone()),
+            evaluated: 0,
+            workers_from: 0,
+            workers_to: 0,
+        },
+        None => algorithm1(p),
     };
-    for n in lo..=hi {
-        bb.search(n);
-        if hi > lo {
-            progress(f64::from(n - lo + 1) / f64::from(hi - lo + 1));
-        }
-    }
+    let best_value = heuristic
+        .best
+        .as_ref()
+        .map_or(f64::INFINITY, |c| match objective {
+            Objective::Cost => c.run.cost,
+            Objective::Time => c.time_s,
+        });
+    let mut bb = Bb::new(p, objective, best_value);
+    let (lo, hi) = bb.run(&mut progress);
     let evaluated = heuristic.evaluated + bb.evaluated;
     // Re-evaluated in catalog order, as every other plan is.
     let best = match bb.best {
@@ -345,6 +343,72 @@ fn branch_and_bound(p: &Problem, objective: Objective, mut progress: impl FnMut(
         evaluated,
         workers_from: lo,
         workers_to: hi,
+    }
+}
+
+/// The cheapest plan for each of several time goals, in one search: a
+/// partial cluster is opened when some goal its time bound allows still
+/// has a dearer best than its cost bound (the bounds do not depend on the
+/// goal, only which goals a completion can meet does), so it returns what
+/// `exact` returns for each goal, at about the cost of the tightest one.
+/// `goals` ascending; `seeds` are known plans (the fastest cluster, the
+/// cheapest) that start the bests of the goals they meet.
+pub fn sweep(p: &Problem, goals: &[f64], seeds: &[&Candidate]) -> Vec<Option<Candidate>> {
+    let top = goals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let q = Problem {
+        time_goal_s: top,
+        ..p.clone()
+    };
+    let mut s = Sweep {
+        goals: goals.to_vec(),
+        best: vec![f64::INFINITY; goals.len()],
+        counts: vec![None; goals.len()],
+    };
+    for c in seeds.iter().filter(|c| q.holds(&c.counts)) {
+        s.offer(c.time_s, c.run.cost, &c.counts);
+    }
+    let mut bb = Bb::new(&q, Objective::Cost, f64::INFINITY);
+    bb.sweep = Some(s);
+    bb.run(|_| {});
+    let Some(s) = bb.sweep else {
+        return vec![None; goals.len()];
+    };
+    // Re-evaluated in catalog order, as every other plan is.
+    s.counts
+        .into_iter()
+        .map(|c| c.and_then(|c| q.candidate(&c)))
+        .collect()
+}
+
+/// The bests of a sweep, goal by goal.
+struct Sweep {
+    goals: Vec<f64>,
+    best: Vec<f64>,
+    counts: Vec<Option<Vec<u32>>>,
+}
+
+impl Sweep {
+    /// The first goal a run of `time` meets.
+    fn first_met(&self, time: f64) -> usize {
+        self.goals.partition_point(|&g| g < time)
+    }
+
+    /// The dearest best among goals a completion whose time is at least
+    /// `time_lo` may meet: the first such goal's, as bests never rise as
+    /// goals loosen (`offer` lowers a suffix); −∞ when it meets none.
+    fn bar(&self, time_lo: f64) -> f64 {
+        let i = self.first_met(time_lo * (1.0 - SLACK));
+        self.best.get(i).copied().unwrap_or(f64::NEG_INFINITY)
+    }
+
+    fn offer(&mut self, time: f64, cost: f64, counts: &[u32]) {
+        let from = self.first_met(time);
+        for i in from..self.goals.len() {
+            if cost < self.best[i] {
+                self.best[i] = cost;
+                self.counts[i] = Some(counts.to_vec());
+            }
+        }
     }
 }
 
@@ -377,6 +441,8 @@ struct Bb<'a, 'p> {
     /// The best value so far of the objective (cost, or time).
     best_cost: f64,
     best: Option<Vec<u32>>,
+    /// Many time goals at once (`sweep`), else None.
+    sweep: Option<Sweep>,
     evaluated: u64,
     counts: Vec<u32>,
     terms: Vec<Term>,
@@ -403,7 +469,51 @@ const COUPLED_TYPES: usize = 32;
 /// Relative slack so rounding never prunes the optimum.
 const SLACK: f64 = 1e-9;
 
-impl Bb<'_, '_> {
+impl<'a, 'p> Bb<'a, 'p> {
+    fn new(p: &'a Problem<'p>, objective: Objective, best_cost: f64) -> Self {
+        Bb {
+            p,
+            objective,
+            best_cost,
+            best: None,
+            sweep: None,
+            evaluated: 0,
+            counts: p.existing.clone(),
+            terms: Vec::new(),
+            order: Vec::new(),
+            depth_of: Vec::new(),
+            by_rate: Vec::new(),
+            by_speed: Vec::new(),
+            by_rate_rev: Vec::new(),
+            by_speed_rev: Vec::new(),
+            by_price: Vec::new(),
+            suffix_lo: Vec::new(),
+            suffix_hi: Vec::new(),
+            n: 0,
+        }
+    }
+
+    /// Every worker count the problem allows, searched in turn.
+    fn run(&mut self, mut progress: impl FnMut(f64)) -> (u32, u32) {
+        let lo = self.p.total_existing().max(1);
+        let hi = self.p.workers_cap();
+        for n in lo..=hi {
+            self.search(n);
+            if hi > lo {
+                progress(f64::from(n - lo + 1) / f64::from(hi - lo + 1));
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The cost a completion whose time is at least `time_lo` must beat.
+    fn bar(&self, time_lo: f64) -> f64 {
+        match &self.sweep {
+            None => self.best_cost,
+            Some(s) => s.bar(time_lo),
+        }
+    }
+
     fn search(&mut self, n: u32) {
         let p = self.p;
         let w = p.workload;
@@ -426,10 +536,15 @@ impl Bb<'_, '_> {
             })
             .collect();
         let terms = &self.terms;
+        // Cheapest per iteration rate first for cost, fastest first for
+        // time: the first leaves reached are then good incumbents.
         let mut order: Vec<usize> = (0..terms.len()).collect();
-        order.sort_by(|&a, &b| {
-            (terms[a].price / terms[a].rate).total_cmp(&(terms[b].price / terms[b].rate))
-        });
+        match self.objective {
+            Objective::Cost => order.sort_by(|&a, &b| {
+                (terms[a].price / terms[a].rate).total_cmp(&(terms[b].price / terms[b].rate))
+            }),
+            Objective::Time => order.sort_by(|&a, &b| terms[b].rate.total_cmp(&terms[a].rate)),
+        }
         let mut by_rate: Vec<usize> = (0..terms.len()).collect();
         by_rate.sort_by(|&a, &b| terms[b].rate.total_cmp(&terms[a].rate));
         let mut by_speed: Vec<usize> = (0..terms.len()).collect();
@@ -584,7 +699,7 @@ impl Bb<'_, '_> {
             }
             Objective::Time => time_lo,
         };
-        bound * (1.0 - SLACK) < self.best_cost
+        bound * (1.0 - SLACK) < self.bar(time_lo)
     }
 
     /// A lower bound on `T = j/I` that keeps `j` and `I` of one cluster
@@ -739,6 +854,10 @@ impl Bb<'_, '_> {
         };
         let time = r.time_s + p.overhead_s;
         if time > p.time_goal_s {
+            return;
+        }
+        if let Some(s) = &mut self.sweep {
+            s.offer(time, r.cost, &self.counts);
             return;
         }
         let value = match self.objective {
