@@ -174,6 +174,13 @@ bench: tools
 	$(call step,cargo bench (native timings: tests/bench/zeng.rs, cynthia.rs, spotdnn.rs))
 	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
 	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench cynthia --bench spotdnn
+	$(call step,the core timed in headless Chromium (wasm32, release: tests/suite/spotdnn_wasm_bench.rs))
+	@rm -rf $(WASM_TEST_TMP) && mkdir -p $(WASM_TEST_TMP)
+	status=0; TMPDIR=$(WASM_TEST_TMP) $(WASM_TEST_ENV) WASM_BINDGEN_USE_BROWSER=1 \
+	  cargo test --release --target $(WASM_TARGET) --test suite wasm_bench -- --include-ignored --nocapture \
+	  > $(BENCH_DIR)/wasm.log 2>&1 || status=$$?; \
+	rm -rf $(WASM_TEST_TMP); sed -n 's/^BENCH //p' $(BENCH_DIR)/wasm.log > $(BENCH_DIR)/wasm.jsonl; \
+	cat $(BENCH_DIR)/wasm.jsonl; exit $$status
 ifneq ($(BUILD),0)
 	$(call step,trunk build --release -> dist/)
 	trunk build --release

@@ -2,6 +2,7 @@
 // Prints the README's performance table (markdown) from one `make bench` run:
 //
 //   target/bench/native.jsonl   the cargo benches' figures (tests/bench/timing.rs, BENCH_OUT)
+//   target/bench/wasm.jsonl     the core timed in headless Chromium (tests/suite/*wasm_bench.rs)
 //   target/bench/browser.json   tests/e2e/bench.mjs's figures (BENCH_OUT)
 //   dist/, target/js-pkg/       the files whose gzip -9 sizes it sums here
 //
@@ -29,15 +30,21 @@ let problems = 0;
 
 // ---------------------------------------------------------------------------- inputs
 
-const native = new Map();
-if (fs.existsSync(NATIVE)) {
-  for (const line of fs.readFileSync(NATIVE, 'utf8').split('\n')) {
-    if (line.trim()) {
-      const r = JSON.parse(line);
-      native.set(r.key, r);
+const WASM = opt('wasm', path.join(ROOT, 'target/bench/wasm.jsonl'));
+const jsonl = (file) => {
+  const m = new Map();
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim()) {
+        const r = JSON.parse(line);
+        m.set(r.key, r);
+      }
     }
   }
-}
+  return m;
+};
+const native = jsonl(NATIVE);
+const wasm = jsonl(WASM);
 const browser = fs.existsSync(BROWSER) ? JSON.parse(fs.readFileSync(BROWSER, 'utf8')) : null;
 const measures = browser ? browser.measures : {};
 
@@ -237,8 +244,23 @@ for (const [kind, what, target, limit] of [
   }
 }
 
-// spotDNN's whole evaluation in the page's worker: the browser target of
-// the exact optimiser (< 50 ms) holds if the whole evaluation meets it.
+// The same searches compiled to wasm32 and timed in headless Chromium.
+for (const [kind, what, target, limit] of [
+  ['exact', 'spotDNN exact optimiser, the same catalog', '< 50 ms', 50],
+  ['algorithm1', 'spotDNN Algorithm 1, the same catalog', '< 1 ms', 1],
+]) {
+  const keys = [...wasm.keys()].filter((k) => k.startsWith(`spotdnn.wasm.${kind}.`));
+  const label = `${what}, in headless Chromium (wasm32), goals: ${keys.map((k) => k.split('.').pop()).join(', ') || '?'}`;
+  if (keys.length === 0) {
+    failed(label, `no spotdnn.wasm.${kind}.* in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/spotdnn_wasm_bench.rs)`, target);
+  } else {
+    const medians = keys.map((k) => wasm.get(k).median_ms);
+    row(label, `median ${range(medians, ms)}`, target, verdict(max(medians) < limit));
+  }
+}
+
+// spotDNN's whole evaluation in the page's worker: what a user waits for
+// after an edit (both plans, the fastest cluster, the 24-goal frontier).
 {
   const label = 'spotDNN whole evaluation (exact optimiser, Algorithm 1, frontier, fastest) in the page\'s worker, 7 types × quota 25';
   const m = browserMeasure('spotdnn', label, '< 50 ms');

@@ -21,6 +21,7 @@ mod scenario_codec;
 mod spotdnn_fit;
 mod spotdnn_paper;
 mod spotdnn_properties;
+mod spotdnn_wasm_bench;
 mod v1_documents;
 mod validation_ranges;
 mod zeng_cost;
