@@ -12,7 +12,8 @@ use super::fields::{
 use leptos::task::spawn_local;
 
 use super::files::{download_text, read_upload};
-use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Processor};
+use super::gpu_fields::GpuFields;
+use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Precision, Processor};
 use crate::models::zeng::calibrate_simd;
 use crate::models::zeng::eval::network_figures;
 use crate::scenario::import::merge_catalog;
@@ -92,6 +93,22 @@ pub fn CatalogPanel() -> impl IntoView {
                 "A device's rate is given by its clock — CPU: clock × SIMD (Eq. 28); GPU: clock × stream processors × (2 with FMA, else 1) (Eq. 33) — or directly in GFLOP/s. Every model reads the same rate. "
                 "The paper's CPUs need an effective SIMD of about 2.1-2.6 per network: calibrate it from one measured stand-alone iteration."
             </p>
+            <label class="field">
+                <span class="field-label">"precision of GPU peaks"</span>
+                <select
+                    data-testid="precision"
+                    on:change=move |ev| {
+                        if let Some(p) = Precision::from_key(&event_target_value(&ev)) {
+                            sc.update(|s| s.hardware.precision = p);
+                        }
+                    }
+                >
+                    {Precision::ALL.into_iter().map(|p| view! {
+                        <option value=p.key() selected=move || sc.with(|s| s.hardware.precision == p)>{p.word()}</option>
+                    }).collect_view()}
+                </select>
+                <span class="hint">"An entry known only by its GPUs runs at their dense peak at this precision, times the GPUs per instance."</span>
+            </label>
             <For each=move || 0..built.get() key=|i| *i let:i>
                 <DeviceRow i=i />
             </For>
@@ -273,6 +290,27 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 >"✕"</button>
             </div>
             <Show when=move || by_rate.get()>
+                {move || {
+                    // An entry known by its GPUs' peaks: the rate models take.
+                    let p = sc.with(|s| s.hardware.precision);
+                    device.with(|d| {
+                        let d = d.as_ref()?;
+                        if d.flops_per_s.is_some() {
+                            return None;
+                        }
+                        let rate = d.flops_at(p)?;
+                        Some(view! {
+                            <p class="hint" data-testid="device-gpu-rate">
+                                {format!(
+                                    "rate from its GPUs: {} × {} peak = {} TFLOP/s (give a rate to override)",
+                                    d.gpus.unwrap_or(0),
+                                    p.word(),
+                                    crate::report::fmt_sig(rate / 1e12)
+                                )}
+                            </p>
+                        })
+                    })
+                }}
                 <OptNumberField
                     label="rate [GFLOP/s]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.flops_per_s).map(|f| f / 1e9)))
@@ -367,6 +405,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     errors=at("spot_price_per_hour")
                 />
             </div>
+            <GpuFields i=i has_gpus=false />
             {move || device.with(|d| d.as_ref().map(|d| d.source.clone())).filter(|s| !s.is_empty()).map(|s| view! {
                 // Built when opened: a shared catalog may carry long notes.
                 <LazyDetails open=false class="hint source" summary="where these figures come from">

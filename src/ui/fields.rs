@@ -174,19 +174,22 @@ pub fn OptNumberField(
     /// A short hint under the field.
     #[prop(optional)]
     help: &'static str,
+    /// Accept whole numbers only.
+    #[prop(optional)]
+    integer: bool,
 ) -> impl IntoView {
     let look = Look {
         label,
         testid,
         help,
-        inputmode: "decimal",
+        inputmode: if integer { "numeric" } else { "decimal" },
         placeholder: "none",
     };
-    let parse = |t: &str| {
+    let parse = move |t: &str| {
         if t.trim().is_empty() {
             Ok(None)
         } else {
-            parse_number(t, false).map(Some)
+            parse_number(t, integer).map(Some)
         }
     };
     parsed_field(look, value, on_set, errors, parse, |v| {

@@ -8,6 +8,7 @@ mod cynthia_inputs;
 mod fields;
 mod files;
 mod goals_panel;
+mod gpu_fields;
 mod instance_select;
 mod plotly_js;
 mod report_view;

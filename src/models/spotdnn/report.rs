@@ -116,7 +116,18 @@ pub fn plan_text(types: &[InstanceType], counts: &[u32]) -> String {
 fn subject(s: &Scenario, e: &SpotEvaluation) -> String {
     let what = match &e.cluster {
         Some(c) => plan_text(&e.types, &c.counts),
-        None => "no cluster".into(),
+        None if s.hardware.cluster.workers.is_empty() => "no cluster (planning only)".into(),
+        // As written, since spotDNN could not read it (the notes say why).
+        None => {
+            let groups: Vec<String> = s
+                .hardware
+                .cluster
+                .workers
+                .iter()
+                .map(|g| format!("{}× {}", g.count, g.instance))
+                .collect();
+            format!("{} (not predicted)", groups.join(" + "))
+        }
     };
     format!(
         "{}, ASP, on {what}, PS side {} MB/s, {} prices",
