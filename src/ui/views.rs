@@ -158,8 +158,30 @@ fn OverviewChart(slot_name: &'static str) -> impl IntoView {
         "cost" => "Cost curves appear here once the catalog has prices for the cluster's devices (Zeng et al.), or Cynthia has a job profile and goals (tab “Goals & models”).",
         _ => "The iteration timeline appears here once the cluster has workers and a PS link.",
     };
+    // Dimmed, and said so, while its model's inputs are invalid or a new
+    // result is on its way (as the headlines above it).
+    let stale = Memo::new(move |_| {
+        source
+            .get()
+            .and_then(|(id, _)| state.slot(id))
+            .is_some_and(|s| !s.stale_errors().is_empty())
+    });
+    let pending = Memo::new(move |_| {
+        source
+            .get()
+            .and_then(|(id, _)| state.slot(id))
+            .is_some_and(|s| state.pending(&s))
+    });
     view! {
-        <div class="overview-chart">
+        <div
+            class="overview-chart"
+            class:stale-result=move || stale.get()
+            class:pending-result=move || pending.get()
+            data-testid=format!("overview-chart-box-{slot_name}")
+        >
+            <Show when=move || stale.get()>
+                <p class="stale-note" data-testid=format!("overview-chart-stale-{slot_name}")>"last valid inputs: fix the marked fields"</p>
+            </Show>
             {move || match source.get() {
                 Some(_) => view! { <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() /> }.into_any(),
                 None => view! { <p class="hint chart-missing" data-testid=format!("overview-missing-{slot_name}")>{missing}</p> }.into_any(),

@@ -19,6 +19,9 @@ export async function run(ctx) {
   // Zero bandwidth parses but is invalid: named at the field, stale result kept.
   await setField(page, 'bandwidth-gbps', '0');
   await page.locator(ID('zeng-stale')).waitFor();
+  // The overview's timeline (Zeng's) is dimmed and says so, as the headline.
+  await page.locator(ID('overview-chart-stale-timeline')).waitFor();
+  assert.match(await page.locator(ID('overview-chart-box-timeline')).getAttribute('class'), /stale-result/);
   assert.match(await page.locator(`label:has(${ID('bandwidth-gbps')})`).textContent(), /must be a positive number/);
   assert.equal(await iterationSeconds(page), t10, 'last good result stays');
   await setField(page, 'bandwidth-gbps', 'NaN');
@@ -27,6 +30,7 @@ export async function run(ctx) {
   // Back to 1 GbE, then one more GPU worker: 4 workers at 1 GbE add 2 transfers.
   await setField(page, 'bandwidth-gbps', '1');
   await page.locator(ID('zeng-stale')).waitFor({ state: 'detached' });
+  await page.locator(ID('overview-chart-stale-timeline')).waitFor({ state: 'detached' });
   await setField(page, 'group-count', '3');
   const t4 = await waitIteration(page, (t) => t > 30, 'above 30 s');
   // Eq. 32 with n = 4: 8 transfers of 4.428 s + 0.278 s.
