@@ -9,28 +9,10 @@ mod timing;
 
 use std::hint::black_box;
 
-use ddnn_planner::models::spotdnn::presets::table1_example;
-use ddnn_planner::models::spotdnn::section::{SpotDnnSettings, ID};
+use ddnn_planner::models::spotdnn::presets::{quota25_example, table1_example};
 use ddnn_planner::models::spotdnn::SpotDnn;
 use ddnn_planner::models::Model;
 use timing::time;
-
-/// Table III, quota 25 each, α1 = 0.1, β1 = 0.2 (P < 1 up to 63 workers).
-fn scenario(loss: f64, time_s: f64) -> ddnn_planner::scenario::Scenario {
-    let mut s = table1_example();
-    for i in &mut s.hardware.catalog {
-        if i.gpus.is_some() {
-            i.quota = Some(25);
-        }
-    }
-    let mut set: SpotDnnSettings = s.section(ID).unwrap_or_default();
-    set.alpha1 = 0.1;
-    set.beta1 = 0.2;
-    s.set_section(ID, &set);
-    s.goals.loss = Some(loss);
-    s.goals.time_s = Some(time_s);
-    s
-}
 
 fn main() {
     use ddnn_planner::models::spotdnn::eval::{prepare, problem};
@@ -41,7 +23,7 @@ fn main() {
         ("table1-goals", 0.8, 2600.0),
         ("loose", 0.7, 7200.0),
     ] {
-        let s = scenario(loss, t);
+        let s = quota25_example(loss, t);
         let e = prepare(&s).expect("the example reads");
         let prob = problem(&e, loss, t);
         time(

@@ -11,8 +11,7 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test, Instant};
 
 use ddnn_planner::models::spotdnn::eval::{prepare, problem};
 use ddnn_planner::models::spotdnn::plan::{algorithm1, exact};
-use ddnn_planner::models::spotdnn::presets::table1_example;
-use ddnn_planner::models::spotdnn::section::{SpotDnnSettings, ID};
+use ddnn_planner::models::spotdnn::presets::quota25_example;
 
 /// Median milliseconds per call over 15 batches of `per_batch` calls.
 fn median_ms(per_batch: u32, mut f: impl FnMut()) -> f64 {
@@ -37,18 +36,7 @@ fn bench_spotdnn_optimiser_in_the_browser() {
         ("table1-goals", 0.8, 2600.0),
         ("loose", 0.7, 7200.0),
     ] {
-        // Table III, quota 25 each, α1 = 0.1, β1 = 0.2 (≤ 63 workers), as
-        // tests/bench/spotdnn.rs.
-        let mut s = table1_example();
-        for i in &mut s.hardware.catalog {
-            if i.gpus.is_some() {
-                i.quota = Some(25);
-            }
-        }
-        let mut set: SpotDnnSettings = s.section(ID).unwrap_or_default();
-        set.alpha1 = 0.1;
-        set.beta1 = 0.2;
-        s.set_section(ID, &set);
+        let s = quota25_example(loss, time);
         let Ok(e) = prepare(&s) else {
             panic!("the example reads");
         };

@@ -194,3 +194,23 @@ pub fn table1_example() -> Scenario {
     s.set_section(super::section::ID, &resnet110());
     s
 }
+
+/// The optimiser's benchmark (issue: "Table III's 7 types, quota 25 each,
+/// with contention coefficients that allow up to 64 workers", ≈10⁹
+/// compositions for brute force): Table I's example with every GPU type at
+/// quota 25, α1 = 0.1, β1 = 0.2 (`P < 1` up to 63 workers), and the goals.
+pub fn quota25_example(loss: f64, time_s: f64) -> Scenario {
+    let mut s = table1_example();
+    for i in &mut s.hardware.catalog {
+        if i.gpus.is_some() {
+            i.quota = Some(25);
+        }
+    }
+    let mut set: SpotDnnSettings = s.section(super::section::ID).unwrap_or_default();
+    set.alpha1 = 0.1;
+    set.beta1 = 0.2;
+    s.set_section(super::section::ID, &set);
+    s.goals.loss = Some(loss);
+    s.goals.time_s = Some(time_s);
+    s
+}
