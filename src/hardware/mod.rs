@@ -4,6 +4,8 @@
 //! edges (GHz, Gb/s).
 
 pub mod aws;
+pub mod cluster_text;
+pub mod current;
 pub mod presets;
 
 use serde::{Deserialize, Serialize};

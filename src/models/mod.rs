@@ -7,6 +7,7 @@
 
 pub mod cynthia;
 pub mod spotdnn;
+pub mod stash;
 pub mod zeng;
 
 use serde::{Deserialize, Serialize};
@@ -126,7 +127,12 @@ impl Unavailable {
 }
 
 /// Every model, in the order the page and the CLI show them.
-pub static MODELS: [&dyn Model; 3] = [&zeng::Zeng, &cynthia::Cynthia, &spotdnn::SpotDnn];
+pub static MODELS: [&dyn Model; 4] = [
+    &zeng::Zeng,
+    &cynthia::Cynthia,
+    &spotdnn::SpotDnn,
+    &stash::Stash,
+];
 
 /// The model with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Model> {

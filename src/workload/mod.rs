@@ -9,7 +9,7 @@ pub mod profile;
 pub mod profile_io;
 pub mod profile_presets;
 pub mod table;
-mod text;
+pub(crate) mod text;
 
 pub use layer::{Layer, LayerKind};
 pub use network::{GivenFigures, IgnoredLayer, Network, NetworkSummary};

@@ -7,6 +7,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod cli;
+mod current_catalog;
 mod cynthia_loss;
 mod cynthia_model;
 mod cynthia_presets;
@@ -22,6 +23,8 @@ mod spotdnn_fit;
 mod spotdnn_paper;
 mod spotdnn_properties;
 mod spotdnn_wasm_bench;
+mod stash_paper;
+mod stash_properties;
 mod v1_documents;
 mod validation_ranges;
 mod zeng_cost;

@@ -10,47 +10,10 @@
 //! editing a box and leaving it never rounds the rows it already held.
 
 use super::section::{LossPoint, MemoryPoint, SpeedPoint};
+use crate::workload::text::{csv_number as number, csv_rows};
 
-/// The rows of `text`, each with exactly `cols` fields; a first row whose
-/// last field is not a number is a header and skipped.
 fn rows(text: &str, cols: usize) -> Result<Vec<(usize, Vec<String>)>, String> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
-    let mut out = Vec::new();
-    for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| format!("row {}: {e}", i + 1))?;
-        let line = rec.position().map_or(i + 1, |p| p.line() as usize);
-        let fields: Vec<String> = rec.iter().map(str::to_string).collect();
-        if fields.iter().all(String::is_empty) {
-            continue;
-        }
-        let is_header = out.is_empty()
-            && fields
-                .last()
-                .is_some_and(|f| f.parse::<f64>().is_err() && f.chars().any(char::is_alphabetic));
-        if is_header {
-            continue;
-        }
-        if fields.len() != cols {
-            return Err(format!(
-                "line {line}: {} fields, expected {cols}",
-                fields.len()
-            ));
-        }
-        out.push((line, fields));
-    }
-    Ok(out)
-}
-
-fn number(line: usize, what: &str, s: &str) -> Result<f64, String> {
-    s.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("line {line}: the {what} \"{s}\" is not a number"))
+    csv_rows(text, cols, cols)
 }
 
 pub fn parse_memory(text: &str) -> Result<Vec<MemoryPoint>, String> {

@@ -104,47 +104,7 @@ pub struct LossPoint {
     pub loss: f64,
 }
 
-/// Reads a cluster written as "2× p3.2xlarge + 1× g4dn.4xlarge" ("2x",
-/// "2 *" and a bare name for one also read) into (type, count) pairs, one
-/// per type.
-pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, String> {
-    let mut out: Vec<(String, u32)> = Vec::new();
-    for part in text.split('+') {
-        let part = part.trim();
-        if part.is_empty() {
-            return Err(format!(
-                "\"{text}\" is not a cluster: write it as 2× p3.2xlarge + 1× g4dn.4xlarge"
-            ));
-        }
-        let digits = part
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(part.len());
-        let (count, rest) = if digits == 0 {
-            (1, part)
-        } else {
-            let count: u32 = part[..digits]
-                .parse()
-                .map_err(|_| format!("\"{part}\": the count is too large"))?;
-            let rest = part[digits..].trim_start();
-            let rest = rest
-                .strip_prefix(['×', '*'])
-                .or_else(|| rest.strip_prefix(['x', 'X']).filter(|r| r.starts_with(' ')))
-                .unwrap_or(rest);
-            (count, rest.trim())
-        };
-        if rest.is_empty() {
-            return Err(format!("\"{part}\" names no instance type"));
-        }
-        if count == 0 {
-            return Err(format!("\"{part}\": a count must be at least 1"));
-        }
-        match out.iter_mut().find(|(n, _)| n == rest) {
-            Some((_, c)) => *c = c.saturating_add(count),
-            None => out.push((rest.to_string(), count)),
-        }
-    }
-    Ok(out)
-}
+pub use crate::hardware::cluster_text::parse_cluster;
 
 /// A measurement: the instance's iteration time alone, or "same GPU as"
 /// another measured type (its `T_comp` per GPU carries over; Algorithm 1,
@@ -349,33 +309,5 @@ fn validate_fits(f: &FitData, errs: &mut Vec<FieldError>) {
                 ));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clusters_read_as_plans_are_written() {
-        let two =
-            |a: &str, x: u32, b: &str, y: u32| Ok(vec![(a.to_string(), x), (b.to_string(), y)]);
-        assert_eq!(
-            parse_cluster("2× p3.2xlarge + 1× g4dn.4xlarge"),
-            two("p3.2xlarge", 2, "g4dn.4xlarge", 1)
-        );
-        assert_eq!(
-            parse_cluster("2x p3.2xlarge+g3.4xlarge"),
-            two("p3.2xlarge", 2, "g3.4xlarge", 1)
-        );
-        assert_eq!(
-            parse_cluster("3*p2.xlarge"),
-            Ok(vec![("p2.xlarge".to_string(), 3)])
-        );
-        assert_eq!(parse_cluster("1× a + 2× a"), Ok(vec![("a".to_string(), 3)]));
-        assert!(parse_cluster("").is_err());
-        assert!(parse_cluster("0× a").is_err());
-        assert!(parse_cluster("2× ").is_err());
-        assert!(parse_cluster("a + + b").is_err());
     }
 }

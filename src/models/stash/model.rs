@@ -1,0 +1,93 @@
+//! Stash in the registry: what it reads, its section's checks, and its
+//! report.
+
+use super::eval::evaluate;
+use super::report::build;
+use super::section;
+use crate::models::{Model, Need, Unavailable};
+use crate::report::Report;
+use crate::scenario::{FieldError, Scenario};
+
+pub struct Stash;
+
+const NEEDS: [Need; 6] = [
+    Need {
+        field: "models.stash.runs",
+        what: "measured runs (1)-(5) per configuration: configuration, run, seconds, samples (CSV or JSON), for the stall breakdown",
+        optional: true,
+    },
+    Need {
+        field: "workload.network",
+        what: "a layer table (L, G, FLOP per sample), or L, G and F_s typed in the section",
+        optional: true,
+    },
+    Need {
+        field: "hardware.catalog",
+        what: "GPU instance types: GPUs per instance, dense peak per GPU at the chosen precision, interconnect kind and bandwidth, network bandwidth, price",
+        optional: false,
+    },
+    Need {
+        field: "hardware.precision",
+        what: "which dense peak the prediction uses (FP32, TF32, FP16, BF16)",
+        optional: true,
+    },
+    Need {
+        field: "hardware.pricing",
+        what: "on-demand or spot prices for the costs",
+        optional: true,
+    },
+    Need {
+        field: "goals",
+        what: "time goal [s] and budget [USD] for the cheapest configuration that meets them",
+        optional: true,
+    },
+];
+
+impl Model for Stash {
+    fn id(&self) -> &'static str {
+        section::ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Stash"
+    }
+
+    fn about(&self) -> &'static str {
+        "data-parallel all-reduce training on cloud GPUs: interconnect, network, CPU and disk stalls from five measured runs, the layer-wise comm model (τ + G/(L·B))·L, and (an extension) time and cost of every catalog configuration, ranked"
+    }
+
+    fn paper(&self) -> &'static str {
+        "Sharma, Bhasi, Singh, Jain, Gunasekaran, Mitra, Kandemir, Kesidis, Das. Stash: A comprehensive stall-centric characterization of public cloud VMs for distributed deep learning. ICDCS 2023 (Sec. IV-B, VI-A, Table I)"
+    }
+
+    fn assumes(&self) -> &'static str {
+        "Stash's prediction (an extension) is synchronous all-reduce without a parameter server: compute from FLOP per sample at an achieved fraction of the GPU's peak, plus a ring all-reduce."
+    }
+
+    fn needs(&self) -> &'static [Need] {
+        &NEEDS
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "workload.network",
+            "hardware.catalog",
+            "hardware.pricing",
+            "hardware.precision",
+            "goals.",
+            "models.stash",
+        ]
+    }
+
+    fn validate(&self, s: &Scenario) -> Vec<FieldError> {
+        section::validate(s)
+    }
+
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        match evaluate(s) {
+            Ok(e) => Ok(build(s, &e)),
+            Err(Ok(needs)) => Err(Unavailable::Missing { needs }),
+            Err(Err(errors)) => Err(Unavailable::Invalid { errors }),
+        }
+    }
+}
