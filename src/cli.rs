@@ -73,6 +73,10 @@ struct EvalArgs {
     /// Instance catalog JSON, merged into the scenario's (same name replaces).
     #[arg(long, value_name = "FILE")]
     catalog: Option<String>,
+    /// A file of one model's own inputs, `<model>.<kind>=FILE` (repeatable),
+    /// e.g. `stash.runs=runs.csv`; `ddnn-planner models` lists the kinds.
+    #[arg(long = "import", value_name = "MODEL.KIND=FILE")]
+    imports: Vec<String>,
     /// Only these models (repeatable); `ddnn-planner models` lists them.
     #[arg(long = "model", value_name = "ID")]
     models: Vec<String>,
@@ -143,7 +147,36 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
     if let Some(p) = &a.loss_curve {
         log.push(apply_loss_curve(&mut s, p, &read_text(p)?, a.loss_workers)?);
     }
+    for spec in &a.imports {
+        log.push(apply_import(&mut s, spec)?);
+    }
     Ok((s, log))
+}
+
+/// `--import stash.runs=runs.csv`: the model's own reader, named in its
+/// registry entry.
+fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, String> {
+    let usage = || {
+        let kinds: Vec<String> = MODELS
+            .iter()
+            .flat_map(|m| {
+                m.imports()
+                    .iter()
+                    .map(move |i| format!("{}.{}", m.id(), i.key))
+            })
+            .collect();
+        format!(
+            "--import {spec}: write it as MODEL.KIND=FILE, KIND one of {}",
+            kinds.join(", ")
+        )
+    };
+    let (kind, path) = spec.split_once('=').ok_or_else(usage)?;
+    let (model, key) = kind.split_once('.').ok_or_else(usage)?;
+    let import = by_id(model)
+        .and_then(|m| m.imports().iter().find(|i| i.key == key))
+        .ok_or_else(usage)?;
+    let read = (import.apply)(s, &read_text(path)?).map_err(|e| format!("{path}: {e}"))?;
+    Ok(format!("{path}: {read}"))
 }
 
 fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, String> {
@@ -240,6 +273,14 @@ fn models_list() -> String {
         for n in m.needs() {
             let opt = if n.optional { " (optional)" } else { "" };
             out.push_str(&format!("    {}{opt}: {}\n", n.field, n.what));
+        }
+        for i in m.imports() {
+            out.push_str(&format!(
+                "    --import {}.{}=FILE: {}\n",
+                m.id(),
+                i.key,
+                i.what
+            ));
         }
         out.push('\n');
     }

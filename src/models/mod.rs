@@ -52,6 +52,19 @@ pub trait Model: Sync {
     fn overview_figures(&self) -> &'static [&'static str] {
         &[]
     }
+    /// Files of this model's own inputs that the CLI reads as
+    /// `--import <id>.<key>=FILE` (the page has a box or upload for each).
+    fn imports(&self) -> &'static [Import] {
+        &[]
+    }
+}
+
+/// A file of one model's inputs: `apply` reads its text into the scenario
+/// and says what it read, or why it cannot.
+pub struct Import {
+    pub key: &'static str,
+    pub what: &'static str,
+    pub apply: fn(&mut Scenario, &str) -> Result<String, String>,
 }
 
 /// One input a model reads.

@@ -244,6 +244,13 @@ for (const [kind, what, target, limit] of [
   }
 }
 
+// Stash: the all-reduce prediction and its ranking over 200 configurations.
+{
+  const label = 'Stash evaluation with the ranking of 200 configurations (100 GPU types × 1-2 machines), native';
+  const t = nativeTiming(['stash.rank.200'], label, '< 5 ms');
+  if (t) row(label, `median ${us(t[0].median_us)}, max ${us(t[0].max_us)}`, '< 5 ms', verdict(t[0].median_us < 5000));
+}
+
 // The same searches compiled to wasm32 and timed in headless Chromium.
 for (const [kind, what, target, limit] of [
   ['exact', 'spotDNN exact optimiser, the same catalog', '< 50 ms', 50],

@@ -141,3 +141,32 @@ fn a_closed_pipe_is_a_quiet_exit() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(status.code(), Some(0), "{err}");
 }
+
+#[test]
+fn a_models_own_file_is_imported_by_its_registry_entry() {
+    let dir = std::env::temp_dir().join(format!("ddnn-cli-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let runs = dir.join("runs.csv");
+    std::fs::write(
+        &runs,
+        "configuration, run, seconds, samples\np2.8xlarge, 1, 100, 1000\np2.8xlarge, 2, 850, 8000\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let spec = format!("stash.runs={}", runs.display());
+    let s = ex("stash-p3.json");
+    let (code, out, err) = run(&["eval", &s, "--model", "stash", "--import", &spec]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 Stash runs"), "{out}");
+    assert!(
+        out.contains("750.0%"),
+        "ResNet-50 on P2's interconnect stall: {out}"
+    );
+    let (code, _, err) = run(&["eval", &s, "--import", "stash.nope=x.csv"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("stash.runs"), "{err}");
+    std::fs::write(&runs, "p2.8xlarge, 7, 1, 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = run(&["eval", &s, "--import", &spec]);
+    assert_ne!(code, 0);
+    assert!(err.contains("line 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,11 +4,24 @@
 use super::eval::evaluate;
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable};
+use crate::models::{Import, Model, Need, Unavailable};
 use crate::report::Report;
 use crate::scenario::{FieldError, Scenario};
 
 pub struct Stash;
+
+const IMPORTS: [Import; 1] = [Import {
+    key: "runs",
+    what: "measured runs: CSV `configuration, run, seconds, samples[, reference]` or JSON; replaces the section's runs",
+    apply: |s, text| {
+        let runs = super::runs_text::parse_runs(text)?;
+        let n = runs.len();
+        let mut c = section::settings(s);
+        c.runs = runs;
+        s.set_section(section::ID, &c);
+        Ok(format!("{n} Stash runs"))
+    },
+}];
 
 const NEEDS: [Need; 6] = [
     Need {
@@ -66,6 +79,10 @@ impl Model for Stash {
 
     fn needs(&self) -> &'static [Need] {
         &NEEDS
+    }
+
+    fn imports(&self) -> &'static [Import] {
+        &IMPORTS
     }
 
     fn reads(&self) -> &'static [&'static str] {
