@@ -356,7 +356,10 @@ mod tests {
             server.handle(&req, &mut |m| files.push(m), &|| 0.0);
         }
         // Every model with a report, each with every row.
-        let full: Vec<_> = MODELS.iter().filter_map(|&m| evaluate(m, &s).ok()).collect();
+        let full: Vec<_> = MODELS
+            .iter()
+            .filter_map(|&m| evaluate(m, &s).ok())
+            .collect();
         assert_eq!(full[0].model, "zeng");
         match serde_json::from_str(&files[0]) {
             Ok(FromWorker::Export { text: Ok(t), .. }) => {

@@ -60,6 +60,17 @@ pub fn CatalogPanel() -> impl IntoView {
         }
     };
     let catalog_note = RwSignal::new(None::<Result<String, String>>);
+    let add_current = move |_| {
+        let list = crate::hardware::current::current_catalog();
+        let n = list.len();
+        let mut added = 0;
+        sc.update(|s| {
+            added = crate::scenario::import::merge_instances(&mut s.hardware.catalog, list)
+        });
+        catalog_note.set(Some(Ok(format!(
+            "Today's GPU clouds: {n} types ({added} new), each figure with its source and date; a figure no source gave is empty."
+        ))));
+    };
     let download_catalog = move |_| {
         let json =
             sc.with(|s| serde_json::to_string_pretty(&s.hardware.catalog).unwrap_or_default());
@@ -130,6 +141,10 @@ pub fn CatalogPanel() -> impl IntoView {
                 <button type="button" class="secondary" on:click=add(false)>"+ CPU"</button>
                 <button type="button" class="secondary" on:click=add(true)>"+ GPU"</button>
                 <button type="button" class="secondary" on:click=move |_| sc.update(add_aws_catalog) data-testid="add-aws">"+ AWS dockers (Cynthia)"</button>
+                <button type="button" class="secondary" on:click=add_current data-testid="add-current"
+                    title="Add the GPU instance types of AWS, Google Cloud and Azure (V100 to H200), every figure with its source and date (docs/current-catalog.md); same names replaced">
+                    "+ today's GPU clouds"
+                </button>
                 <button type="button" class="secondary" on:click=download_catalog data-testid="catalog-download">"download catalog JSON"</button>
                 <label class="button secondary">
                     "upload catalog JSON"

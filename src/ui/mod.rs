@@ -14,6 +14,7 @@ mod plotly_js;
 mod report_view;
 mod runtime;
 mod spotdnn_inputs;
+mod stash_inputs;
 mod state;
 mod toolbar;
 mod views;

@@ -12,7 +12,7 @@ use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
-const EXAMPLES: [(&str, &str); 5] = [
+const EXAMPLES: [(&str, &str); 6] = [
     (
         "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
         include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
@@ -32,6 +32,10 @@ const EXAMPLES: [(&str, &str); 5] = [
     (
         "ResNet-110 on spot GPUs: cheapest plan within quotas (spotDNN, Table I)",
         include_str!("../../public/examples/spotdnn-table1.json"),
+    ),
+    (
+        "VGG-11 on AWS P2/P3/P4: stalls, all-reduce time and cost ranking (Stash, Table I)",
+        include_str!("../../public/examples/stash-p3.json"),
     ),
 ];
 

@@ -10,7 +10,7 @@ use super::report_view::{slot_figure, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
     catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, spotdnn_inputs,
-    workload_panel, zeng_inputs,
+    stash_inputs, workload_panel, zeng_inputs,
 };
 
 /// The results views' tabs: the overview, then each registry model.
@@ -260,6 +260,7 @@ pub fn InputsView() -> impl IntoView {
             <cynthia_inputs::CynthiaInputs />
             <zeng_inputs::ZengInputs />
             <spotdnn_inputs::SpotDnnInputs />
+            <stash_inputs::StashInputs />
         }
         .into_any(),
     }

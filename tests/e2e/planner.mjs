@@ -40,8 +40,8 @@ export async function waitIteration(page, pred, what) {
  *  shows one section at a time, like a user the specs open it first). */
 const INPUT_TAB = [
   [/^(bandwidth-gbps|latency|ps-|group-)/, 'cluster'],
-  [/^(device-|calibrate|catalog-|add-aws)/, 'catalog'],
-  [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|fit-workers|epoch-samples|flops-per-weight|sweep-max-workers|sync|pricing|spotdnn-)/, 'models'],
+  [/^(device-|calibrate|catalog-|add-aws|add-current|precision)/, 'catalog'],
+  [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|fit-workers|epoch-samples|flops-per-weight|sweep-max-workers|sync|pricing|spotdnn-|stash-)/, 'models'],
   [/^(layer-|forward-flop|network-|ignored-layers|weights)/, 'workload'],
 ];
 
