@@ -117,6 +117,17 @@ impl TryFrom<UnavailableRepr> for Unavailable {
     }
 }
 
+/// An evaluation's failure as models return it: `Ok` the inputs are
+/// missing, `Err` they are wrong.
+impl From<Result<Vec<FieldError>, Vec<FieldError>>> for Unavailable {
+    fn from(r: Result<Vec<FieldError>, Vec<FieldError>>) -> Self {
+        match r {
+            Ok(needs) => Unavailable::Missing { needs },
+            Err(errors) => Unavailable::Invalid { errors },
+        }
+    }
+}
+
 impl Unavailable {
     pub fn errors(&self) -> &[FieldError] {
         match self {

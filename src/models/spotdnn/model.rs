@@ -92,10 +92,6 @@ impl Model for SpotDnn {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        match evaluate(s) {
-            Ok(e) => Ok(build(s, &e)),
-            Err(Ok(needs)) => Err(Unavailable::Missing { needs }),
-            Err(Err(errors)) => Err(Unavailable::Invalid { errors }),
-        }
+        evaluate(s).map(|e| build(s, &e)).map_err(Unavailable::from)
     }
 }
