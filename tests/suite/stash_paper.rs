@@ -425,7 +425,13 @@ fn the_report_names_its_extension_and_its_assumed_latencies() {
         .notes
         .iter()
         .any(|n| n.level == Level::Info && n.text.contains("assumption, not the paper's")));
-    for key in ["stalls", "comm-layers", "comm-bytes", "configurations"] {
+    for key in [
+        "stalls",
+        "comm-layers",
+        "comm-bytes",
+        "comm-networks",
+        "configurations",
+    ] {
         assert!(r.chart(key).is_some(), "{key}");
     }
     for t in &r.tables {

@@ -35,6 +35,19 @@ pub use model::Stash;
 
 use serde::Serialize;
 
+/// Table II's networks as the comm model sees them: (name, `L`, `G` [B]).
+/// `G` is Table II's gradient count × 4 B; `L` counts the layers with
+/// gradients of the standard architecture, BatchNorm included (l.336):
+/// VGG-11 8 conv + 3 fc; ResNet-18 20 conv + 1 fc + 20 BatchNorm; ResNet-50
+/// 53 conv + 1 fc + 53 BatchNorm; MobileNet-v2 52 conv + 1 fc + 52
+/// BatchNorm.
+pub const TABLE_II: [(&str, f64, f64); 4] = [
+    ("VGG-11", 11.0, 132.8e6 * 4.0),
+    ("ResNet-18", 41.0, 11.18e6 * 4.0),
+    ("ResNet-50", 107.0, 23.59e6 * 4.0),
+    ("MobileNet-v2", 105.0, 3.4e6 * 4.0),
+];
+
 /// One link's communication time under Sec. VI-A's model, split into its
 /// latency part `τ·L` and its bandwidth part `G/B`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

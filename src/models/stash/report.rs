@@ -5,7 +5,7 @@
 use super::eval::{achieved_words, names, Predictions, StashEvaluation};
 use super::predict::{Link, Prediction};
 use super::stalls::StallKind;
-use super::{comm_time, crossover_layers, ring_time};
+use super::{comm_time, crossover_layers, ring_time, TABLE_II};
 use crate::report::{
     fmt_count, fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table,
     Unit, Value,
@@ -37,6 +37,7 @@ pub fn build(s: &Scenario, e: &StashEvaluation) -> Report {
         tables.push(comm_table(e, c));
         charts.push(comm_chart(c, true));
         charts.push(comm_chart(c, false));
+        charts.push(networks_chart(c));
     }
     if let Some(p) = &e.prediction {
         tables.push(configurations_table(p));
@@ -573,6 +574,55 @@ fn comm_chart(c: &super::eval::CommView, over_layers: bool) -> Chart {
             x: mark,
             label: "this workload".into(),
         }],
+    }
+}
+
+/// Sec. VI-A's explanation as a chart: Table II's networks, and this
+/// workload, on each link of the instance (points at their `L`, with `T`).
+fn networks_chart(c: &super::eval::CommView) -> Chart {
+    let mut nets: Vec<(String, f64, f64)> = TABLE_II
+        .iter()
+        .map(|&(n, l, g)| (format!("{n} (Table II)"), l, g))
+        .collect();
+    nets.push(("this workload".into(), c.layers, c.gradient_bytes));
+    let series = c
+        .links
+        .iter()
+        .map(|l| {
+            let t: Vec<f64> = nets
+                .iter()
+                .map(|&(_, layers, g)| comm_time(l.latency_s, g, layers, l.bytes_per_s).total_s())
+                .collect();
+            let hover = nets
+                .iter()
+                .zip(&t)
+                .map(|((n, layers, g), t)| {
+                    format!(
+                        "{n}: L = {}, G = {} MB, T = {} s on {}",
+                        fmt_count(*layers),
+                        fmt_sig(g / 1e6),
+                        fmt_sig(*t),
+                        l.kind.word()
+                    )
+                })
+                .collect();
+            Series::xy(
+                link_words(l),
+                Style::Points,
+                nets.iter().map(|n| n.1).collect(),
+                t,
+            )
+            .hover(hover)
+        })
+        .collect();
+    Chart {
+        key: "comm-networks".into(),
+        title: "Deep or large: Table II's networks on these links (Sec. VI-A)".into(),
+        x: Axis::new("layers L", Unit::Count).log(),
+        y: Axis::new("T per iteration", Unit::Seconds).log(),
+        y2: None,
+        series,
+        markers: Vec::new(),
     }
 }
 

@@ -63,6 +63,14 @@ export async function run(ctx) {
   await openTable(page, 'Every configuration');
   await page.waitForFunction(() => /p5\.48xlarge/.test(document.querySelector('[data-testid="stash-table-configurations"]')?.textContent || ''));
 
+  // The same types are in every model's instance lists: a worker group of
+  // the shared cluster takes one.
+  await showInputs(page, 'cluster');
+  const group = page.locator(ID('group-0-instance'));
+  await group.focus();
+  await group.selectOption('p5.48xlarge');
+  assert.equal(await group.inputValue(), 'p5.48xlarge');
+
   // A typed value out of range is refused at its field; the last result stays.
   await setField(page, 'stash-overlap', '2');
   await page.locator(ID('stash-stale')).waitFor();
