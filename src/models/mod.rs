@@ -6,6 +6,7 @@
 //! input panel, listed in `InputsView` in `src/ui/views.rs`). See `docs/adding-a-model.md`.
 
 pub mod cynthia;
+pub mod li;
 pub mod spotdnn;
 pub mod stash;
 pub mod zeng;

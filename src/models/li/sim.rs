@@ -1,0 +1,816 @@
+//! Algorithm 3.1 (GENERATETRACE), rebuilt as `shared/models.md` §5 says:
+//! a discrete-event simulation of W workers and M parameter servers from a
+//! one-worker profile.
+//!
+//! - Each worker samples its steps from the profiled ones, with
+//!   replacement, by a counter-based generator of (seed, worker, step): the
+//!   same seed gives the same run natively and in wasm, whatever the order
+//!   of events.
+//! - Every worker has its own WORKER, PS_i, DOWN_i and UP_i; each serves at
+//!   most one chunk at a time. An op joins its resource's queue when its
+//!   last dependency completes; a worker starts its next step when every op
+//!   of the current one is done; all start at t = 0.
+//! - A PS's link direction is shared by the workers with a chunk in
+//!   service on it: equally with one PS (the paper), max-min fairly with
+//!   several, each worker's own link of the same bandwidth being the other
+//!   constraint (this product's generalisation of the two-PS rule, l.310).
+//!   Compute is not shared.
+//! - HTTP/2 (l.134-140): a stream is first served for at most WIN bytes
+//!   and rejoins the tail of its queue; served again, it runs to the end.
+//!   With flow control off, whole streams go in the chosen order.
+//! - Parse overhead (l.126, 225): a transfer is `bytes / B` at full
+//!   bandwidth plus `α·bytes + β` on the receiver (the worker after a
+//!   downlink, the PS after an uplink) before its dependents; it occupies
+//!   the receiver's compute, or is a pure delay.
+//!
+//! Choices the text leaves open, fixed here and tested: queues are first
+//! in, first out; ops made ready at the same instant join in op order; of
+//! events at the same instant, compute completions go first (in the order
+//! they were scheduled), then link completions (in the order the chunks
+//! started).
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use serde::Serialize;
+
+use super::profile::{Profile, Resource};
+
+/// How streams share a connection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Flow {
+    /// HTTP/2 flow control with this window [B] (28e6 by default).
+    Window(f64),
+    /// Flow control off: whole streams, in this order.
+    Off(Order),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// The profile's op order.
+    Profiled,
+    Reverse,
+    /// A random permutation drawn from the seed.
+    Random,
+    /// A rank per op (lower first), e.g. critical path first.
+    Ranks(Vec<u32>),
+}
+
+/// Where the parse overhead runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parse {
+    /// `α` [s/B] and `β` [s].
+    pub alpha: f64,
+    pub beta: f64,
+    /// On the receiver's compute (the default), or as a pure delay.
+    pub occupies: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub workers: u32,
+    pub servers: u32,
+    /// `B` [B/s]: each PS's link per direction, and each worker's.
+    pub bytes_per_s: f64,
+    pub parse: Parse,
+    pub flow: Flow,
+    /// Steps per worker, and how many of them are left out as warm-up.
+    pub steps: u32,
+    pub warmup: u32,
+    pub seed: u64,
+    /// Steps per worker whose ops are kept as timeline segments.
+    pub trace_steps: u32,
+}
+
+/// Most segments a run keeps for its timeline.
+pub const MAX_SEGMENTS: usize = 200_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Lane {
+    Worker,
+    Ps(u16),
+    Down(u16),
+    Up(u16),
+    /// A parse overhead that is a pure delay.
+    Delay,
+}
+
+/// One op (or one HTTP/2 chunk of it) in service.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Segment {
+    pub worker: u32,
+    pub lane: Lane,
+    /// The profile's op.
+    pub op: u32,
+    /// The parse overhead of that op's transfer.
+    pub parse: bool,
+    pub step: u32,
+    pub start: f64,
+    pub end: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Samples per second of all workers: the steps that end after every
+    /// worker's warm-up and by the first worker's last step, over that time.
+    pub throughput: f64,
+    pub per_worker: Vec<f64>,
+    /// Share of the run each PS's downlink and uplink was busy.
+    pub down_busy: Vec<f64>,
+    pub up_busy: Vec<f64>,
+    /// When the last worker finished its last step [s].
+    pub end_s: f64,
+    /// The variable's PS, per op (0 with one PS).
+    pub placement: Vec<u16>,
+    pub segments: Vec<Segment>,
+    /// Events processed (for the benchmark).
+    pub events: u64,
+}
+
+/// A counter-based generator: splitmix64 of (seed, worker, step).
+pub fn draw(seed: u64, worker: u32, step: u32) -> u64 {
+    let mut z =
+        seed ^ (u64::from(worker) << 32 | u64::from(step)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Slot {
+    Worker,
+    Ps(u16),
+    Down(u16),
+    Up(u16),
+    Delay,
+}
+
+struct Node {
+    slot: Slot,
+    op: u32,
+    parse: bool,
+    deps: u32,
+    dependents: Vec<u32>,
+    rank: u32,
+}
+
+/// The profile compiled for one setup: parse nodes added, ops placed on
+/// their PS, amounts per profiled step and node.
+struct Graph {
+    nodes: Vec<Node>,
+    amounts: Vec<Vec<f64>>,
+    roots: Vec<u32>,
+    placement: Vec<u16>,
+}
+
+/// Variables placed greedily by bytes in creation order, each onto the PS
+/// with the smallest total so far (the paper's VGG-11 split, l.304). Ops
+/// with no variable go to PS 0.
+pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
+    let servers = servers.max(1) as usize;
+    let mut names: Vec<&str> = Vec::new();
+    let mut bytes: Vec<f64> = Vec::new();
+    for (i, op) in profile.ops.iter().enumerate() {
+        let Some(t) = op.tensor.as_deref() else {
+            continue;
+        };
+        let b = if op.resource.is_link() {
+            profile.mean_amount(i)
+        } else {
+            0.0
+        };
+        match names.iter().position(|n| *n == t) {
+            Some(k) => bytes[k] = bytes[k].max(b),
+            None => {
+                names.push(t);
+                bytes.push(b);
+            }
+        }
+    }
+    let mut load = vec![0.0f64; servers];
+    let mut home = Vec::with_capacity(names.len());
+    for b in &bytes {
+        let (k, _) = load
+            .iter()
+            .enumerate()
+            .fold(
+                (0, f64::INFINITY),
+                |best, (k, &l)| if l < best.1 { (k, l) } else { best },
+            );
+        load[k] += b;
+        home.push(k as u16);
+    }
+    profile
+        .ops
+        .iter()
+        .map(|op| {
+            op.tensor
+                .as_deref()
+                .and_then(|t| names.iter().position(|n| *n == t))
+                .map_or(0, |k| home[k])
+        })
+        .collect()
+}
+
+/// Max-min fair rates of connections (PS, worker) in one direction: each
+/// PS's link and each worker's own link carry at most `b` [B/s]. With one
+/// PS every connection gets `b/n`; with two, a worker alone on PS 1 but
+/// sharing PS 2 with `n − 1` others gets `b/n` there and `b·(1 − 1/n)` on
+/// PS 1 (the paper's rule, l.310).
+pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
+    if servers <= 1 {
+        return vec![b / conns.len().max(1) as f64; conns.len()];
+    }
+    // Constraint keys: a PS's link is its index, a worker's link m + id.
+    let keys = |&(ps, w): &(u16, u32)| [usize::from(ps), servers + w as usize];
+    let mut frozen = vec![false; conns.len()];
+    let mut rate = vec![0.0; conns.len()];
+    let mut constraints: Vec<usize> = conns.iter().flat_map(keys).collect();
+    constraints.sort_unstable();
+    constraints.dedup();
+    while frozen.iter().any(|f| !f) {
+        let mut best: Option<(f64, usize)> = None;
+        for &key in &constraints {
+            let (mut used, mut open) = (0.0, 0usize);
+            for (k, c) in conns.iter().enumerate() {
+                if keys(c).contains(&key) {
+                    if frozen[k] {
+                        used += rate[k];
+                    } else {
+                        open += 1;
+                    }
+                }
+            }
+            if open > 0 {
+                let share = (b - used).max(0.0) / open as f64;
+                if best.is_none_or(|(s, _)| share < s) {
+                    best = Some((share, key));
+                }
+            }
+        }
+        let Some((share, key)) = best else { break };
+        for (k, c) in conns.iter().enumerate() {
+            if !frozen[k] && keys(c).contains(&key) {
+                frozen[k] = true;
+                rate[k] = share;
+            }
+        }
+    }
+    rate
+}
+
+fn compile(profile: &Profile, setup: &Setup) -> Graph {
+    let n = profile.ops.len();
+    let placement = place(profile, setup.servers);
+    let with_parse = setup.parse.alpha != 0.0 || setup.parse.beta != 0.0;
+    let mut nodes: Vec<Node> = profile
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let ps = placement[i];
+            Node {
+                slot: match op.resource {
+                    Resource::Worker => Slot::Worker,
+                    Resource::Ps => Slot::Ps(ps),
+                    Resource::Downlink => Slot::Down(ps),
+                    Resource::Uplink => Slot::Up(ps),
+                },
+                op: i as u32,
+                parse: false,
+                deps: op.deps.len() as u32,
+                dependents: Vec::new(),
+                rank: i as u32,
+            }
+        })
+        .collect();
+    // Each transfer's dependents wait for its parse node instead.
+    let mut after: Vec<u32> = (0..n as u32).collect();
+    if with_parse {
+        for (i, op) in profile.ops.iter().enumerate() {
+            if !op.resource.is_link() {
+                continue;
+            }
+            let slot = if !setup.parse.occupies {
+                Slot::Delay
+            } else if op.resource == Resource::Downlink {
+                Slot::Worker
+            } else {
+                Slot::Ps(placement[i])
+            };
+            after[i] = nodes.len() as u32;
+            nodes.push(Node {
+                slot,
+                op: i as u32,
+                parse: true,
+                deps: 1,
+                dependents: Vec::new(),
+                rank: i as u32,
+            });
+            let p = after[i];
+            nodes[i].dependents.push(p);
+        }
+    }
+    for (j, op) in profile.ops.iter().enumerate() {
+        for &d in &op.deps {
+            let from = after[d as usize] as usize;
+            nodes[from].dependents.push(j as u32);
+        }
+    }
+    for node in &mut nodes {
+        node.dependents.sort_unstable();
+    }
+    if let Flow::Off(order) = &setup.flow {
+        let ranks: Vec<u32> = match order {
+            Order::Profiled => (0..n as u32).collect(),
+            Order::Reverse => (0..n as u32).rev().collect(),
+            Order::Random => {
+                let mut r: Vec<(u64, u32)> = (0..n as u32)
+                    .map(|i| (draw(setup.seed, u32::MAX, i), i))
+                    .collect();
+                r.sort_unstable();
+                let mut ranks = vec![0; n];
+                for (rank, (_, i)) in r.into_iter().enumerate() {
+                    ranks[i as usize] = rank as u32;
+                }
+                ranks
+            }
+            Order::Ranks(r) => (0..n)
+                .map(|i| r.get(i).copied().unwrap_or(u32::MAX))
+                .collect(),
+        };
+        for node in &mut nodes {
+            node.rank = ranks[node.op as usize];
+        }
+    }
+    let (alpha, beta) = (setup.parse.alpha, setup.parse.beta);
+    let amounts = profile
+        .steps
+        .iter()
+        .map(|row| {
+            nodes
+                .iter()
+                .map(|node| {
+                    let v = row.get(node.op as usize).copied().unwrap_or(0.0);
+                    if node.parse {
+                        alpha * v + beta
+                    } else {
+                        v
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let roots = (0..nodes.len() as u32)
+        .filter(|&i| nodes[i as usize].deps == 0)
+        .collect();
+    Graph {
+        nodes,
+        amounts,
+        roots,
+        placement,
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Item {
+    node: u32,
+    left: f64,
+    served: bool,
+}
+
+struct WorkerState {
+    sample: usize,
+    started: u32,
+    remaining: Vec<u32>,
+    left: usize,
+    /// Worker, PS_i, DOWN_i, UP_i.
+    queues: Vec<VecDeque<Item>>,
+    busy: Vec<bool>,
+    ends: Vec<f64>,
+}
+
+/// A chunk in service on a PS link.
+struct Chunk {
+    worker: u32,
+    up: bool,
+    ps: u16,
+    item: Item,
+    size: f64,
+    left: f64,
+    rate: f64,
+    start: f64,
+}
+
+#[derive(PartialEq)]
+struct Event {
+    time: f64,
+    seq: u64,
+    worker: u32,
+    node: u32,
+    /// The slot it occupies (none for a pure delay).
+    slot: Option<usize>,
+    start: f64,
+}
+
+impl Eq for Event {}
+
+impl Ord for Event {
+    // Earliest first in a max-heap; same instant: first scheduled first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.time.total_cmp(&self.time).then(o.seq.cmp(&self.seq))
+    }
+}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+struct Sim<'a> {
+    g: &'a Graph,
+    setup: &'a Setup,
+    m: usize,
+    workers: Vec<WorkerState>,
+    heap: BinaryHeap<Event>,
+    seq: u64,
+    chunks: Vec<Chunk>,
+    t: f64,
+    down_busy: Vec<f64>,
+    up_busy: Vec<f64>,
+    segments: Vec<Segment>,
+    events: u64,
+    /// Idle slots that got work at this instant.
+    kick: Vec<(u32, usize)>,
+}
+
+impl Sim<'_> {
+    /// Serves every idle slot that got work at this instant.
+    fn kick_all(&mut self) {
+        while !self.kick.is_empty() {
+            let kicks = std::mem::take(&mut self.kick);
+            for (w, s) in kicks {
+                if !self.workers[w as usize].busy[s] {
+                    self.serve(w, s);
+                }
+            }
+        }
+    }
+
+    fn slot_index(&self, s: Slot) -> Option<usize> {
+        let m = self.m;
+        match s {
+            Slot::Worker => Some(0),
+            Slot::Ps(i) => Some(1 + usize::from(i)),
+            Slot::Down(i) => Some(1 + m + usize::from(i)),
+            Slot::Up(i) => Some(1 + 2 * m + usize::from(i)),
+            Slot::Delay => None,
+        }
+    }
+
+    fn record(&mut self, worker: u32, node: u32, start: f64, end: f64, lane: Lane) {
+        let step = self.workers[worker as usize].started;
+        if step <= self.setup.trace_steps && self.segments.len() < MAX_SEGMENTS {
+            let n = &self.g.nodes[node as usize];
+            self.segments.push(Segment {
+                worker,
+                lane,
+                op: n.op,
+                parse: n.parse,
+                step,
+                start,
+                end,
+            });
+        }
+    }
+
+    fn start_step(&mut self, w: u32) {
+        let k = self.g.amounts.len() as u64;
+        let ws = &mut self.workers[w as usize];
+        ws.started += 1;
+        ws.sample = (draw(self.setup.seed, w, ws.started) % k) as usize;
+        for (r, n) in ws.remaining.iter_mut().zip(&self.g.nodes) {
+            *r = n.deps;
+        }
+        ws.left = self.g.nodes.len();
+        for i in 0..self.g.roots.len() {
+            self.enqueue(w, self.g.roots[i]);
+        }
+    }
+
+    fn enqueue(&mut self, w: u32, node: u32) {
+        let ws = &self.workers[w as usize];
+        let amount = self.g.amounts[ws.sample][node as usize];
+        match self.slot_index(self.g.nodes[node as usize].slot) {
+            None => {
+                let t = self.t;
+                self.push(w, node, None, t, t + amount);
+            }
+            Some(s) => {
+                let ws = &mut self.workers[w as usize];
+                ws.queues[s].push_back(Item {
+                    node,
+                    left: amount,
+                    served: false,
+                });
+                // Served once every op ready at this instant is queued.
+                if !ws.busy[s] {
+                    self.kick.push((w, s));
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, start: f64, time: f64) {
+        self.seq += 1;
+        self.heap.push(Event {
+            time,
+            seq: self.seq,
+            worker,
+            node,
+            slot,
+            start,
+        });
+    }
+
+    /// Starts the next chunk of slot `s` of worker `w`, if any is queued.
+    fn serve(&mut self, w: u32, s: usize) {
+        let m = self.m;
+        let t = self.t;
+        let ws = &mut self.workers[w as usize];
+        let link = s > m;
+        let pick = match (&self.setup.flow, link) {
+            (Flow::Off(_), true) => ws.queues[s]
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, it)| self.g.nodes[it.node as usize].rank)
+                .map(|(i, _)| i),
+            _ => (!ws.queues[s].is_empty()).then_some(0),
+        };
+        let Some(i) = pick else { return };
+        let Some(item) = ws.queues[s].remove(i) else {
+            return;
+        };
+        ws.busy[s] = true;
+        if !link {
+            self.push(w, item.node, Some(s), t, t + item.left);
+            return;
+        }
+        let size = match self.setup.flow {
+            Flow::Window(win) if !item.served && item.left > win => win,
+            _ => item.left,
+        };
+        let (up, ps) = if s > 2 * m {
+            (true, (s - 1 - 2 * m) as u16)
+        } else {
+            (false, (s - 1 - m) as u16)
+        };
+        self.chunks.push(Chunk {
+            worker: w,
+            up,
+            ps,
+            item,
+            size,
+            left: size,
+            rate: 0.0,
+            start: t,
+        });
+        self.rates(up);
+    }
+
+    /// The rates of the chunks of one direction (see `max_min`).
+    fn rates(&mut self, up: bool) {
+        let idx: Vec<usize> = (0..self.chunks.len())
+            .filter(|&i| self.chunks[i].up == up)
+            .collect();
+        let conns: Vec<(u16, u32)> = idx
+            .iter()
+            .map(|&i| (self.chunks[i].ps, self.chunks[i].worker))
+            .collect();
+        let rates = max_min(&conns, self.m, self.setup.bytes_per_s);
+        for (&i, r) in idx.iter().zip(rates) {
+            self.chunks[i].rate = r;
+        }
+    }
+
+    fn advance(&mut self, to: f64) {
+        let dt = to - self.t;
+        if dt > 0.0 {
+            let mut down = vec![false; self.m];
+            let mut up = vec![false; self.m];
+            for c in &mut self.chunks {
+                c.left -= c.rate * dt;
+                if c.up {
+                    up[usize::from(c.ps)] = true;
+                } else {
+                    down[usize::from(c.ps)] = true;
+                }
+            }
+            for i in 0..self.m {
+                if down[i] {
+                    self.down_busy[i] += dt;
+                }
+                if up[i] {
+                    self.up_busy[i] += dt;
+                }
+            }
+        }
+        self.t = to;
+    }
+
+    fn done(&mut self, w: u32, node: u32) {
+        let g = self.g;
+        for &d in &g.nodes[node as usize].dependents {
+            let ws = &mut self.workers[w as usize];
+            ws.remaining[d as usize] -= 1;
+            if ws.remaining[d as usize] == 0 {
+                self.enqueue(w, d);
+            }
+        }
+        let ws = &mut self.workers[w as usize];
+        ws.left -= 1;
+        if ws.left == 0 {
+            ws.ends.push(self.t);
+            if ws.started < self.setup.steps {
+                self.start_step(w);
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        for w in 0..self.setup.workers {
+            self.start_step(w);
+        }
+        self.kick_all();
+        loop {
+            let tc = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
+            let (tl, first) = self
+                .chunks
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (self.t + (c.left / c.rate).max(0.0), i))
+                .fold(
+                    (f64::INFINITY, usize::MAX),
+                    |a, b| if b.0 < a.0 { b } else { a },
+                );
+            if tc == f64::INFINITY && tl == f64::INFINITY {
+                break;
+            }
+            self.events += 1;
+            if tc <= tl {
+                let Some(e) = self.heap.pop() else { break };
+                self.advance(e.time);
+                let lane = match e.slot {
+                    None => Lane::Delay,
+                    Some(0) => Lane::Worker,
+                    Some(s) => Lane::Ps((s - 1) as u16),
+                };
+                self.record(e.worker, e.node, e.start, e.time, lane);
+                if let Some(s) = e.slot {
+                    self.workers[e.worker as usize].busy[s] = false;
+                }
+                self.done(e.worker, e.node);
+                if let Some(s) = e.slot {
+                    self.kick.push((e.worker, s));
+                }
+                self.kick_all();
+            } else {
+                self.advance(tl);
+                // Every chunk that ends now, in the order chunks started.
+                let end = self.chunks[first].size;
+                let done: Vec<usize> = (0..self.chunks.len())
+                    .filter(|&i| {
+                        let c = &self.chunks[i];
+                        i == first || c.left <= 1e-12 * c.size.max(end)
+                    })
+                    .collect();
+                let mut finished = Vec::with_capacity(done.len());
+                for &i in done.iter().rev() {
+                    finished.push(self.chunks.remove(i));
+                }
+                finished.reverse();
+                let mut dirs = [false, false];
+                for c in finished {
+                    dirs[usize::from(c.up)] = true;
+                    self.finish_chunk(c);
+                }
+                self.kick_all();
+                for up in [false, true] {
+                    if dirs[usize::from(up)] {
+                        self.rates(up);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish_chunk(&mut self, c: Chunk) {
+        let m = self.m;
+        let s = if c.up { 1 + 2 * m } else { 1 + m } + usize::from(c.ps);
+        let lane = if c.up {
+            Lane::Up(c.ps)
+        } else {
+            Lane::Down(c.ps)
+        };
+        self.record(c.worker, c.item.node, c.start, self.t, lane);
+        let ws = &mut self.workers[c.worker as usize];
+        ws.busy[s] = false;
+        let rest = c.item.left - c.size;
+        if rest > 0.0 {
+            ws.queues[s].push_back(Item {
+                node: c.item.node,
+                left: rest,
+                served: true,
+            });
+        } else {
+            self.done(c.worker, c.item.node);
+        }
+        self.kick.push((c.worker, s));
+    }
+}
+
+/// Simulates `setup` on `profile` (which must pass `Profile::validate`).
+pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
+    let g = compile(profile, setup);
+    let m = setup.servers.max(1) as usize;
+    let slots = 1 + 3 * m;
+    let mut sim = Sim {
+        g: &g,
+        setup,
+        m,
+        workers: (0..setup.workers)
+            .map(|_| WorkerState {
+                sample: 0,
+                started: 0,
+                remaining: vec![0; g.nodes.len()],
+                left: 0,
+                queues: (0..slots).map(|_| VecDeque::new()).collect(),
+                busy: vec![false; slots],
+                ends: Vec::with_capacity(setup.steps as usize),
+            })
+            .collect(),
+        heap: BinaryHeap::new(),
+        seq: 0,
+        chunks: Vec::new(),
+        t: 0.0,
+        down_busy: vec![0.0; m],
+        up_busy: vec![0.0; m],
+        segments: Vec::new(),
+        events: 0,
+        kick: Vec::new(),
+    };
+    if setup.steps > 0 && !g.amounts.is_empty() {
+        sim.run();
+    }
+    let batch = f64::from(profile.batch);
+    // The window in which every worker is past its warm-up and none has
+    // finished: the paper's workers all stop together, and a simulated
+    // worker that finished early would leave the others a faster link.
+    let from = sim
+        .workers
+        .iter()
+        .map(|w| {
+            let skip = (setup.warmup as usize).min(w.ends.len().saturating_sub(1));
+            if skip == 0 {
+                0.0
+            } else {
+                w.ends[skip - 1]
+            }
+        })
+        .fold(0.0, f64::max);
+    let to = sim
+        .workers
+        .iter()
+        .map(|w| w.ends.last().copied().unwrap_or(0.0))
+        .fold(f64::INFINITY, f64::min);
+    let per_worker: Vec<f64> = sim
+        .workers
+        .iter()
+        .map(|w| {
+            let n = w.ends.iter().filter(|&&e| e > from && e <= to).count();
+            if to > from {
+                n as f64 * batch / (to - from)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let end_s = sim.t;
+    let share = |v: &[f64]| {
+        v.iter()
+            .map(|b| if end_s > 0.0 { b / end_s } else { 0.0 })
+            .collect()
+    };
+    Outcome {
+        throughput: per_worker.iter().sum(),
+        down_busy: share(&sim.down_busy),
+        up_busy: share(&sim.up_busy),
+        per_worker,
+        end_s,
+        placement: g.placement.clone(),
+        segments: sim.segments,
+        events: sim.events,
+    }
+}
