@@ -16,9 +16,9 @@
 //!  evaluate {id, scenario} ──▶
 //!                         ◀── progress {id, model, done: 0, total}
 //!                         ◀── result {id, model, outcome, elapsed_ms}
+//!                         ◀── link {id, fragment}   (after the first model)
 //!                         ◀── progress {id, model, done: 1, total}
 //!                         ◀── result …
-//!                         ◀── link {id, fragment}
 //!                         ◀── done {id}
 //! ```
 
@@ -175,6 +175,15 @@ impl Server {
     ) {
         let total = MODELS.len();
         for (done, model) in MODELS.iter().enumerate() {
+            // The address follows after the first model's numbers, not
+            // after a simulation that may run for seconds (compressing a
+            // large scenario takes a while too).
+            if done == 1 {
+                post(encode(&FromWorker::Link {
+                    id,
+                    fragment: encode_link(scenario).map_err(|e| e.to_string()),
+                }));
+            }
             let model_id = model.id().to_string();
             post(encode(&FromWorker::Progress {
                 id,
@@ -211,11 +220,6 @@ impl Server {
         }
         let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
         self.last_good.sort_by_key(order);
-        // After the numbers: compressing a large scenario takes a while.
-        post(encode(&FromWorker::Link {
-            id,
-            fragment: encode_link(scenario).map_err(|e| e.to_string()),
-        }));
         post(encode(&FromWorker::Done { id }));
     }
 
@@ -255,10 +259,11 @@ mod tests {
             id: 7,
             scenario: Box::new(s.clone()),
         }));
-        // progress + result per model, the link, then done.
+        // progress + result of the first model, the link, progress + result
+        // of every other model, then done.
         assert_eq!(msgs.len(), 2 * MODELS.len() + 2);
         assert_eq!(
-            msgs[msgs.len() - 2],
+            msgs[2],
             FromWorker::Link {
                 id: 7,
                 fragment: Ok(crate::scenario::codec::encode_fragment(&s)),

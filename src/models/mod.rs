@@ -152,11 +152,12 @@ impl Unavailable {
 }
 
 /// Every model, in the order the page and the CLI show them.
-pub static MODELS: [&dyn Model; 4] = [
+pub static MODELS: [&dyn Model; 5] = [
     &zeng::Zeng,
     &cynthia::Cynthia,
     &spotdnn::SpotDnn,
     &stash::Stash,
+    &li::Li,
 ];
 
 /// The model with this id.

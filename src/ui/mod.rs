@@ -10,6 +10,7 @@ mod files;
 mod goals_panel;
 mod gpu_fields;
 mod instance_select;
+mod li_inputs;
 mod plotly_js;
 mod report_view;
 mod runtime;

@@ -12,7 +12,7 @@ use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
-const EXAMPLES: [(&str, &str); 6] = [
+const EXAMPLES: [(&str, &str); 7] = [
     (
         "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
         include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
@@ -36,6 +36,10 @@ const EXAMPLES: [(&str, &str); 6] = [
     (
         "VGG-11 on AWS P2/P3/P4: stalls, all-reduce time and cost ranking (Stash, Table I)",
         include_str!("../../public/examples/stash-p3.json"),
+    ),
+    (
+        "VGG-16 asynchronous SGD, 1 PS at 10 Gb/s: throughput vs workers (Li et al.)",
+        include_str!("../../public/examples/li-vgg16-10gbe.json"),
     ),
 ];
 

@@ -9,8 +9,8 @@ use super::chart::Chart;
 use super::report_view::{slot_figure, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
-    catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, spotdnn_inputs,
-    stash_inputs, workload_panel, zeng_inputs,
+    catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, li_inputs,
+    spotdnn_inputs, stash_inputs, workload_panel, zeng_inputs,
 };
 
 /// The results views' tabs: the overview, then each registry model.
@@ -261,6 +261,7 @@ pub fn InputsView() -> impl IntoView {
             <zeng_inputs::ZengInputs />
             <spotdnn_inputs::SpotDnnInputs />
             <stash_inputs::StashInputs />
+            <li_inputs::LiInputs />
         }
         .into_any(),
     }

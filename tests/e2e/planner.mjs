@@ -41,7 +41,7 @@ export async function waitIteration(page, pred, what) {
 const INPUT_TAB = [
   [/^(bandwidth-gbps|latency|ps-|group-)/, 'cluster'],
   [/^(device-|calibrate|catalog-|add-aws|add-current|precision)/, 'catalog'],
-  [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|fit-workers|epoch-samples|flops-per-weight|sweep-max-workers|sync|pricing|spotdnn-|stash-)/, 'models'],
+  [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|fit-workers|epoch-samples|flops-per-weight|sweep-max-workers|sync|pricing|spotdnn-|stash-|li-)/, 'models'],
   [/^(layer-|forward-flop|network-|ignored-layers|weights)/, 'workload'],
 ];
 

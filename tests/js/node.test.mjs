@@ -72,7 +72,7 @@ test('evaluate: the VGG-16 example, bit for bit as tests/suite/golden.rs', () =>
   assert.deepEqual(Object.keys(out), ['title', 'models']);
   // No typed title: the one derived from the inputs.
   assert.match(out.title, /^VGG-16 · 2× Quadro RTX 4000 \(bs 32\) \+ 1× GeForce GTX 1060 6GB \(bs 32\) · PS link 1 Gb\/s$/);
-  assert.deepEqual(Object.keys(out.models), ['zeng', 'cynthia', 'spotdnn', 'stash'], 'registry order');
+  assert.deepEqual(Object.keys(out.models), ['zeng', 'cynthia', 'spotdnn', 'stash', 'li'], 'registry order');
   const zeng = out.models.zeng.report;
   assert.equal(zeng.model, 'zeng');
   const t = headline(zeng, 'iteration-time').value;
@@ -178,7 +178,7 @@ test('documents that are not scenarios throw with the CLI\'s message', () => {
 
 test('models(): the registry with the inputs each model reads', () => {
   const list = models();
-  assert.deepEqual(list.map((m) => m.id), ['zeng', 'cynthia', 'spotdnn', 'stash']);
+  assert.deepEqual(list.map((m) => m.id), ['zeng', 'cynthia', 'spotdnn', 'stash', 'li']);
   for (const m of list) {
     assert.deepEqual(Object.keys(m), ['id', 'name', 'about', 'paper', 'needs']);
     assert.ok(m.name && m.about && m.paper, m.id);

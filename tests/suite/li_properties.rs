@@ -1,7 +1,8 @@
 //! Li et al.'s simulator on random small profiles: throughput never
 //! exceeds W times the fastest profiled step alone nor the link bound
-//! `batch · B / bytes per step`; busy shares lie in [0, 1]; every worker
-//! runs all its steps; the same seed gives the same run.
+//! `batch · B / bytes per step` (up to one step per worker at the window's
+//! edges); busy shares lie in [0, 1]; many workers sit at the bound; the
+//! shipped example saturates there while Cynthia's estimate stays below.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
@@ -137,7 +138,10 @@ proptest! {
         // Each PS link carries at most B: with one PS all bytes pass it.
         let bytes: f64 = down.iter().sum();
         if servers == 1 {
-            prop_assert!(o.throughput <= 16.0 * 1e8 / bytes * (1.0 + 1e-6), "{} > bound", o.throughput);
+            // Steps count whole at the window's edges: at most one per
+            // worker over its ~54 measured steps.
+            let edge = 1.0 + 1.0 / 40.0;
+            prop_assert!(o.throughput <= 16.0 * 1e8 / bytes * edge, "{} > bound", o.throughput);
         }
         for b in o.down_busy.iter().chain(&o.up_busy) {
             prop_assert!((0.0..=1.0 + 1e-12).contains(b));
@@ -166,4 +170,32 @@ fn many_workers_sit_at_the_link_bound() {
         );
         assert!(o.down_busy[0] > 0.9, "{}", o.down_busy[0]);
     }
+}
+
+#[test]
+fn the_example_saturates_at_the_link_bound_and_cynthia_predicts_lower() {
+    // VGG-16 at 10 Gb/s: the PS link saturates within W = 8 (Sec. 4:
+    // "at large W"), and Cynthia's coarse estimate stays below the
+    // simulation (Sec. 4.4: "Throughput predicted by Cynthia is lower
+    // than measured").
+    let s = ddnn_planner::models::li::presets::example();
+    let e = ddnn_planner::models::li::eval::evaluate(&s).unwrap_or_else(|e| panic!("{e:?}"));
+    let best = e.points.iter().map(|p| p.mean).fold(0.0, f64::max);
+    // Steps are counted whole at the window's edges: within 0.5%.
+    assert!(best <= e.link_bound * 1.005, "{best} of {}", e.link_bound);
+    assert!(best > 0.99 * e.link_bound, "{best} of {}", e.link_bound);
+    assert!(e.saturation < 8);
+    for p in &e.points {
+        assert!(
+            p.cynthia < p.mean,
+            "W = {}: {} ≥ {}",
+            p.workers,
+            p.cynthia,
+            p.mean
+        );
+        assert!(p.min <= p.mean && p.mean <= p.max);
+    }
+    // One worker: exactly the profile's step, the same in every seed.
+    let one = &e.points[0];
+    assert!((one.max - one.min) / one.mean < 0.01);
 }

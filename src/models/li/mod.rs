@@ -1,6 +1,7 @@
-//! Li, Bruneau, Kuo, Golubchik, Gupta, Kumar, et al.: throughput of
-//! asynchronous SGD predicted by trace-driven simulation from one-worker
-//! profiling (seed 004, Sections 2-5, Algorithm 3.1; `shared/models.md` §5).
+//! Li, Yan, Paolieri, Golubchik, "Throughput Prediction of Asynchronous SGD
+//! in TensorFlow", ICPE 2020 (seed 004, Sections 2-5, Algorithm 3.1;
+//! `shared/models.md` §5): throughput predicted by trace-driven simulation
+//! from one-worker profiling.
 //!
 //! - `profile.rs`: the one-worker, one-PS profile (ops, resources,
 //!   dependencies, K profiled steps).
@@ -8,10 +9,20 @@
 //!   steps, share each PS link direction (processor sharing), HTTP/2 WIN
 //!   multiplexing or flow control off with an ordering, the parse overhead
 //!   `α·size + β`, several PS with greedy placement.
-//! - Throughput: samples/s over each worker's steps after its warm-up
-//!   (1000 steps, 50 left out, l.242), summed over the workers.
+//! - Throughput: samples/s of the steps that end after every worker's
+//!   warm-up (1000 steps, 50 left out, l.242) and by the first worker's
+//!   last step, over that window.
 //!
 //! Units: seconds, bytes, bytes/s, samples/s.
 
+pub mod eval;
+pub mod generate;
+pub mod links;
+mod model;
+pub mod presets;
 pub mod profile;
+pub mod report;
+pub mod section;
 pub mod sim;
+
+pub use model::Li;

@@ -213,52 +213,8 @@ pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
         .collect()
 }
 
-/// Max-min fair rates of connections (PS, worker) in one direction: each
-/// PS's link and each worker's own link carry at most `b` [B/s]. With one
-/// PS every connection gets `b/n`; with two, a worker alone on PS 1 but
-/// sharing PS 2 with `n − 1` others gets `b/n` there and `b·(1 − 1/n)` on
-/// PS 1 (the paper's rule, l.310).
-pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
-    if servers <= 1 {
-        return vec![b / conns.len().max(1) as f64; conns.len()];
-    }
-    // Constraint keys: a PS's link is its index, a worker's link m + id.
-    let keys = |&(ps, w): &(u16, u32)| [usize::from(ps), servers + w as usize];
-    let mut frozen = vec![false; conns.len()];
-    let mut rate = vec![0.0; conns.len()];
-    let mut constraints: Vec<usize> = conns.iter().flat_map(keys).collect();
-    constraints.sort_unstable();
-    constraints.dedup();
-    while frozen.iter().any(|f| !f) {
-        let mut best: Option<(f64, usize)> = None;
-        for &key in &constraints {
-            let (mut used, mut open) = (0.0, 0usize);
-            for (k, c) in conns.iter().enumerate() {
-                if keys(c).contains(&key) {
-                    if frozen[k] {
-                        used += rate[k];
-                    } else {
-                        open += 1;
-                    }
-                }
-            }
-            if open > 0 {
-                let share = (b - used).max(0.0) / open as f64;
-                if best.is_none_or(|(s, _)| share < s) {
-                    best = Some((share, key));
-                }
-            }
-        }
-        let Some((share, key)) = best else { break };
-        for (k, c) in conns.iter().enumerate() {
-            if !frozen[k] && keys(c).contains(&key) {
-                frozen[k] = true;
-                rate[k] = share;
-            }
-        }
-    }
-    rate
-}
+pub use super::links::max_min;
+use super::links::{Chunk, Links};
 
 fn compile(profile: &Profile, setup: &Setup) -> Graph {
     let n = profile.ops.len();
@@ -391,18 +347,6 @@ struct WorkerState {
     ends: Vec<f64>,
 }
 
-/// A chunk in service on a PS link.
-struct Chunk {
-    worker: u32,
-    up: bool,
-    ps: u16,
-    item: Item,
-    size: f64,
-    left: f64,
-    rate: f64,
-    start: f64,
-}
-
 #[derive(PartialEq)]
 struct Event {
     time: f64,
@@ -436,27 +380,31 @@ struct Sim<'a> {
     workers: Vec<WorkerState>,
     heap: BinaryHeap<Event>,
     seq: u64,
-    chunks: Vec<Chunk>,
+    links: Links,
+    done_chunks: Vec<Chunk>,
     t: f64,
-    down_busy: Vec<f64>,
-    up_busy: Vec<f64>,
     segments: Vec<Segment>,
     events: u64,
     /// Idle slots that got work at this instant.
     kick: Vec<(u32, usize)>,
+    kicking: Vec<(u32, usize)>,
 }
 
 impl Sim<'_> {
     /// Serves every idle slot that got work at this instant.
     fn kick_all(&mut self) {
+        // Two buffers swapped, so no event allocates.
+        let mut kicks = std::mem::take(&mut self.kicking);
         while !self.kick.is_empty() {
-            let kicks = std::mem::take(&mut self.kick);
-            for (w, s) in kicks {
+            std::mem::swap(&mut kicks, &mut self.kick);
+            for &(w, s) in &kicks {
                 if !self.workers[w as usize].busy[s] {
                     self.serve(w, s);
                 }
             }
+            kicks.clear();
         }
+        self.kicking = kicks;
     }
 
     fn slot_index(&self, s: Slot) -> Option<usize> {
@@ -567,56 +515,22 @@ impl Sim<'_> {
         } else {
             (false, (s - 1 - m) as u16)
         };
-        self.chunks.push(Chunk {
+        self.seq += 1;
+        self.links.start(Chunk {
             worker: w,
             up,
             ps,
-            item,
+            node: item.node,
+            stream_left: item.left,
+            served: item.served,
             size,
-            left: size,
-            rate: 0.0,
             start: t,
+            seq: self.seq,
         });
-        self.rates(up);
-    }
-
-    /// The rates of the chunks of one direction (see `max_min`).
-    fn rates(&mut self, up: bool) {
-        let idx: Vec<usize> = (0..self.chunks.len())
-            .filter(|&i| self.chunks[i].up == up)
-            .collect();
-        let conns: Vec<(u16, u32)> = idx
-            .iter()
-            .map(|&i| (self.chunks[i].ps, self.chunks[i].worker))
-            .collect();
-        let rates = max_min(&conns, self.m, self.setup.bytes_per_s);
-        for (&i, r) in idx.iter().zip(rates) {
-            self.chunks[i].rate = r;
-        }
     }
 
     fn advance(&mut self, to: f64) {
-        let dt = to - self.t;
-        if dt > 0.0 {
-            let mut down = vec![false; self.m];
-            let mut up = vec![false; self.m];
-            for c in &mut self.chunks {
-                c.left -= c.rate * dt;
-                if c.up {
-                    up[usize::from(c.ps)] = true;
-                } else {
-                    down[usize::from(c.ps)] = true;
-                }
-            }
-            for i in 0..self.m {
-                if down[i] {
-                    self.down_busy[i] += dt;
-                }
-                if up[i] {
-                    self.up_busy[i] += dt;
-                }
-            }
-        }
+        self.links.advance(to);
         self.t = to;
     }
 
@@ -646,22 +560,17 @@ impl Sim<'_> {
         self.kick_all();
         loop {
             let tc = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
-            let (tl, first) = self
-                .chunks
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (self.t + (c.left / c.rate).max(0.0), i))
-                .fold(
-                    (f64::INFINITY, usize::MAX),
-                    |a, b| if b.0 < a.0 { b } else { a },
-                );
+            let tl = self.links.next().unwrap_or(f64::INFINITY);
             if tc == f64::INFINITY && tl == f64::INFINITY {
                 break;
             }
-            self.events += 1;
-            if tc <= tl {
+            // One instant: every compute completion, then every chunk
+            // that ends, then the idle resources take their next ops.
+            let t = tc.min(tl);
+            self.advance(t);
+            while self.heap.peek().is_some_and(|e| e.time <= t) {
                 let Some(e) = self.heap.pop() else { break };
-                self.advance(e.time);
+                self.events += 1;
                 let lane = match e.slot {
                     None => Lane::Delay,
                     Some(0) => Lane::Worker,
@@ -670,39 +579,20 @@ impl Sim<'_> {
                 self.record(e.worker, e.node, e.start, e.time, lane);
                 if let Some(s) = e.slot {
                     self.workers[e.worker as usize].busy[s] = false;
-                }
-                self.done(e.worker, e.node);
-                if let Some(s) = e.slot {
                     self.kick.push((e.worker, s));
                 }
-                self.kick_all();
-            } else {
-                self.advance(tl);
-                // Every chunk that ends now, in the order chunks started.
-                let end = self.chunks[first].size;
-                let done: Vec<usize> = (0..self.chunks.len())
-                    .filter(|&i| {
-                        let c = &self.chunks[i];
-                        i == first || c.left <= 1e-12 * c.size.max(end)
-                    })
-                    .collect();
-                let mut finished = Vec::with_capacity(done.len());
-                for &i in done.iter().rev() {
-                    finished.push(self.chunks.remove(i));
-                }
-                finished.reverse();
-                let mut dirs = [false, false];
-                for c in finished {
-                    dirs[usize::from(c.up)] = true;
+                self.done(e.worker, e.node);
+            }
+            if tl <= t {
+                let mut done = std::mem::take(&mut self.done_chunks);
+                self.links.take_done(&mut done);
+                self.events += done.len() as u64;
+                for &c in &done {
                     self.finish_chunk(c);
                 }
-                self.kick_all();
-                for up in [false, true] {
-                    if dirs[usize::from(up)] {
-                        self.rates(up);
-                    }
-                }
+                self.done_chunks = done;
             }
+            self.kick_all();
         }
     }
 
@@ -714,18 +604,18 @@ impl Sim<'_> {
         } else {
             Lane::Down(c.ps)
         };
-        self.record(c.worker, c.item.node, c.start, self.t, lane);
+        self.record(c.worker, c.node, c.start, self.t, lane);
         let ws = &mut self.workers[c.worker as usize];
         ws.busy[s] = false;
-        let rest = c.item.left - c.size;
+        let rest = c.stream_left - c.size;
         if rest > 0.0 {
             ws.queues[s].push_back(Item {
-                node: c.item.node,
+                node: c.node,
                 left: rest,
                 served: true,
             });
         } else {
-            self.done(c.worker, c.item.node);
+            self.done(c.worker, c.node);
         }
         self.kick.push((c.worker, s));
     }
@@ -753,13 +643,13 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
             .collect(),
         heap: BinaryHeap::new(),
         seq: 0,
-        chunks: Vec::new(),
+        links: Links::new(m, setup.bytes_per_s),
+        done_chunks: Vec::new(),
         t: 0.0,
-        down_busy: vec![0.0; m],
-        up_busy: vec![0.0; m],
         segments: Vec::new(),
         events: 0,
         kick: Vec::new(),
+        kicking: Vec::new(),
     };
     if setup.steps > 0 && !g.amounts.is_empty() {
         sim.run();
@@ -805,8 +695,8 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
     };
     Outcome {
         throughput: per_worker.iter().sum(),
-        down_busy: share(&sim.down_busy),
-        up_busy: share(&sim.up_busy),
+        down_busy: share(&sim.links.down_busy),
+        up_busy: share(&sim.links.up_busy),
         per_worker,
         end_s,
         placement: g.placement.clone(),

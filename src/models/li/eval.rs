@@ -1,0 +1,225 @@
+//! Li et al. applied to a scenario: the profile (given or generated), the
+//! throughput for W = 1 … max over several seeds, the link bound, Cynthia's
+//! coarse estimate the paper compares against, and one synthetic timeline.
+
+use serde::Serialize;
+
+use super::generate::from_layers;
+use super::profile::{Profile, Resource};
+use super::section::{self, LiSettings, StreamOrder, ID};
+use super::sim::{simulate, Flow, Order, Outcome, Parse, Setup};
+use crate::scenario::validate::err;
+use crate::scenario::{FieldError, Scenario};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Point {
+    pub workers: u32,
+    /// Mean, least and most over the seeds [samples/s].
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Cynthia's `WK / (T_p·max(1, W·U_1) + 2T_C)`.
+    pub cynthia: f64,
+    pub down_busy: f64,
+    pub up_busy: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiEvaluation {
+    pub settings: LiSettings,
+    pub profile: Profile,
+    pub generated: bool,
+    pub servers: u32,
+    pub bytes_per_s: f64,
+    pub points: Vec<Point>,
+    /// `batch · M·B / bytes per step` in the busier direction.
+    pub link_bound: f64,
+    /// The least W within 5% of the highest throughput.
+    pub saturation: u32,
+    /// `T_p`: the worker's compute per step; `T_C`: the downlink bytes per
+    /// step at `B`; `U_1`: the downlink's busy share with one worker.
+    pub t_p: f64,
+    pub t_c: f64,
+    pub u_1: f64,
+    pub timeline: Outcome,
+    pub timeline_workers: u32,
+}
+
+/// Why there is no evaluation: `Ok` inputs missing, `Err` inputs wrong.
+pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
+
+fn missing(field: &str, what: &str) -> Unusable {
+    Ok(vec![err(field, what)])
+}
+
+/// The profile the section gives or asks to generate.
+fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unusable> {
+    if let Some(p) = &set.profile {
+        return Ok((p.clone(), false));
+    }
+    let Some(g) = &set.generate else {
+        return Err(missing(
+            &format!("models.{ID}.profile"),
+            "a one-worker profile: upload one, or generate one from the layer table",
+        ));
+    };
+    if s.workload.network.layers.is_empty() {
+        return Err(missing(
+            "workload.network.layers",
+            "a layer table to generate the profile from",
+        ));
+    }
+    let Some(group) = s.hardware.cluster.workers.first() else {
+        return Err(missing(
+            "hardware.cluster.workers",
+            "a worker group: its instance's rate and its batch make the profile",
+        ));
+    };
+    let rate = s
+        .instance(&group.instance)
+        .and_then(|i| i.flops_at(s.hardware.precision))
+        .filter(|r| *r > 0.0);
+    let Some(rate) = rate else {
+        return Err(missing(
+            "hardware.catalog",
+            &format!(
+                "a rate for {} at {}, to time the layers",
+                group.instance,
+                s.hardware.precision.word()
+            ),
+        ));
+    };
+    Ok((
+        from_layers(&s.workload.network, rate, group.batch_size, g, set.seed),
+        true,
+    ))
+}
+
+pub fn setup_of(set: &LiSettings, servers: u32, bytes_per_s: f64) -> Setup {
+    Setup {
+        workers: 1,
+        servers,
+        bytes_per_s,
+        parse: Parse {
+            alpha: set.alpha_s_per_byte,
+            beta: set.beta_s,
+            occupies: set.parse_occupies,
+        },
+        flow: if set.flow_control {
+            Flow::Window(set.window_bytes)
+        } else {
+            Flow::Off(match set.order {
+                StreamOrder::Profiled => Order::Profiled,
+                StreamOrder::Reverse => Order::Reverse,
+                StreamOrder::Random => Order::Random,
+            })
+        },
+        steps: set.steps,
+        warmup: set.warmup,
+        seed: set.seed,
+        trace_steps: 0,
+    }
+}
+
+pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
+    let set = section::settings(s);
+    let (profile, generated) = profile_of(s, &set)?;
+    let problems = profile.validate();
+    if !problems.is_empty() {
+        let field = if generated {
+            "workload.network.layers".to_string()
+        } else {
+            format!("models.{ID}.profile")
+        };
+        return Err(Err(problems.into_iter().map(|m| err(&field, m)).collect()));
+    }
+    let ps = &s.hardware.cluster.ps;
+    let Some(bytes_per_s) = ps.node_bandwidth(&s.hardware.catalog) else {
+        return Err(missing(
+            "hardware.cluster.ps.link",
+            "the PS link's bandwidth (typed, or the PS instance's network)",
+        ));
+    };
+    let servers = ps.count.max(1);
+    let base = setup_of(&set, servers, bytes_per_s);
+    let batch = f64::from(profile.batch);
+    let down = profile.mean_bytes(Resource::Downlink);
+    let up = profile.mean_bytes(Resource::Uplink);
+    let busiest = down.max(up);
+    let link_bound = if busiest > 0.0 {
+        batch * f64::from(servers) * bytes_per_s / busiest
+    } else {
+        f64::INFINITY
+    };
+    let t_p: f64 = (0..profile.ops.len())
+        .filter(|&i| profile.ops[i].resource == Resource::Worker)
+        .map(|i| profile.mean_amount(i))
+        .sum();
+    let t_c = down / bytes_per_s;
+    let mut points = Vec::new();
+    let mut u_1 = 0.0;
+    for w in 1..=set.max_workers {
+        let runs: Vec<Outcome> = (0..set.seeds.max(1))
+            .map(|k| {
+                simulate(
+                    &profile,
+                    &Setup {
+                        workers: w,
+                        seed: set.seed.wrapping_add(u64::from(k)),
+                        ..base.clone()
+                    },
+                )
+            })
+            .collect();
+        let n = runs.len() as f64;
+        let tp: Vec<f64> = runs.iter().map(|o| o.throughput).collect();
+        let mean_of = |f: &dyn Fn(&Outcome) -> f64| runs.iter().map(f).sum::<f64>() / n;
+        let down_busy =
+            mean_of(&|o| o.down_busy.iter().sum::<f64>() / o.down_busy.len().max(1) as f64);
+        let up_busy = mean_of(&|o| o.up_busy.iter().sum::<f64>() / o.up_busy.len().max(1) as f64);
+        if w == 1 {
+            u_1 = down_busy;
+        }
+        let wf = f64::from(w);
+        points.push(Point {
+            workers: w,
+            mean: tp.iter().sum::<f64>() / n,
+            min: tp.iter().copied().fold(f64::INFINITY, f64::min),
+            max: tp.iter().copied().fold(0.0, f64::max),
+            cynthia: wf * batch / (t_p * (wf * u_1).max(1.0) + 2.0 * t_c),
+            down_busy,
+            up_busy,
+        });
+    }
+    let best = points.iter().map(|p| p.mean).fold(0.0, f64::max);
+    let saturation = points
+        .iter()
+        .find(|p| p.mean >= 0.95 * best)
+        .map_or(1, |p| p.workers);
+    let timeline_workers = set.timeline_workers.min(set.max_workers).max(1);
+    let timeline = simulate(
+        &profile,
+        &Setup {
+            workers: timeline_workers,
+            steps: set.steps.min(3),
+            warmup: 0,
+            trace_steps: 3,
+            ..base
+        },
+    );
+    Ok(LiEvaluation {
+        settings: set,
+        profile,
+        generated,
+        servers,
+        bytes_per_s,
+        points,
+        link_bound,
+        saturation,
+        t_p,
+        t_c,
+        u_1,
+        timeline,
+        timeline_workers,
+    })
+}

@@ -1,0 +1,105 @@
+//! Li et al. in the registry: what it reads, its section's checks, and its
+//! report.
+
+use super::eval::evaluate;
+use super::report::build;
+use super::section;
+use crate::models::{Import, Model, Need, Unavailable};
+use crate::report::Report;
+use crate::scenario::{FieldError, Scenario};
+
+pub struct Li;
+
+const IMPORTS: [Import; 1] = [Import {
+    key: "profile",
+    what: "a one-worker profile JSON (ops with resource, deps, tensor; amounts per profiled step)",
+    apply: |s, text| {
+        let p: super::profile::Profile =
+            serde_json::from_str(text).map_err(|e| format!("not a profile: {e}"))?;
+        let problems = p.validate();
+        if let Some(first) = problems.first() {
+            return Err(first.clone());
+        }
+        let n = p.ops.len();
+        let mut c = section::settings(s);
+        c.profile = Some(p);
+        s.set_section(section::ID, &c);
+        Ok(format!("a profile of {n} ops"))
+    },
+}];
+
+const NEEDS: [Need; 5] = [
+    Need {
+        field: "models.li.profile",
+        what: "a one-worker, one-PS profile (ops, resources, dependencies, amounts per profiled step), or models.li.generate to build one from the layer table",
+        optional: false,
+    },
+    Need {
+        field: "hardware.cluster.ps",
+        what: "the PS side: count M and each node's link B (typed, or its instance's network)",
+        optional: false,
+    },
+    Need {
+        field: "workload.network.layers",
+        what: "the layer table, when the profile is generated",
+        optional: true,
+    },
+    Need {
+        field: "hardware.cluster.workers",
+        what: "the worker (its instance's rate, its batch), when the profile is generated",
+        optional: true,
+    },
+    Need {
+        field: "models.li",
+        what: "parse overhead α, β; HTTP/2 window or flow control off with an order; steps, warm-up, seeds, most workers",
+        optional: true,
+    },
+];
+
+impl Model for Li {
+    fn id(&self) -> &'static str {
+        section::ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Li et al."
+    }
+
+    fn about(&self) -> &'static str {
+        "asynchronous SGD with parameter servers: throughput for W workers simulated from a one-worker profile (Algorithm 3.1), with HTTP/2 multiplexing, parse overhead and several PS"
+    }
+
+    fn paper(&self) -> &'static str {
+        "Li, Yan, Paolieri, Golubchik. Throughput Prediction of Asynchronous SGD in TensorFlow. ICPE 2020 (Sections 2-5, Algorithm 3.1)"
+    }
+
+    fn assumes(&self) -> &'static str {
+        "Li et al. simulate asynchronous SGD op by op from a one-worker profile: links shared while in use, compute overlapping transfers."
+    }
+
+    fn needs(&self) -> &'static [Need] {
+        &NEEDS
+    }
+
+    fn imports(&self) -> &'static [Import] {
+        &IMPORTS
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "workload.network",
+            "hardware.catalog",
+            "hardware.cluster",
+            "hardware.precision",
+            "models.li",
+        ]
+    }
+
+    fn validate(&self, s: &Scenario) -> Vec<FieldError> {
+        section::validate(s)
+    }
+
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        evaluate(s).map(|e| build(s, &e)).map_err(Unavailable::from)
+    }
+}

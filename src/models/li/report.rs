@@ -1,0 +1,311 @@
+//! Li et al.'s evaluation as the generic `Report`: throughput against W
+//! with its spread over seeds, the link bound and Cynthia's estimate, the
+//! busy shares of the PS links, and one synthetic timeline.
+
+use super::eval::LiEvaluation;
+use super::profile::Resource;
+use super::sim::Lane;
+use crate::report::{
+    fmt_count, fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table,
+    Unit, Value,
+};
+use crate::scenario::Scenario;
+
+pub fn build(s: &Scenario, e: &LiEvaluation) -> Report {
+    Report {
+        model: super::section::ID.into(),
+        model_name: "Li et al. trace simulation".into(),
+        subject: format!(
+            "{}: W = 1 to {}, {} PS at {} Gb/s each, {} steps per worker ({} warm-up), {} seeds",
+            e.profile.name,
+            e.settings.max_workers,
+            e.servers,
+            fmt_sig(e.bytes_per_s * 8.0 / 1e9),
+            e.settings.steps,
+            e.settings.warmup,
+            e.settings.seeds.max(1)
+        ),
+        headline: headline(e),
+        figures: figures(s, e),
+        tables: vec![throughput_table(e)],
+        notes: notes(e),
+        charts: vec![throughput_chart(e), timeline_chart(e)],
+        actions: Vec::new(),
+    }
+}
+
+fn headline(e: &LiEvaluation) -> Vec<Figure> {
+    let mut h = Vec::new();
+    if let Some(best) = e.points.iter().max_by(|a, b| a.mean.total_cmp(&b.mean)) {
+        h.push(
+            Figure::new(
+                "throughput-max",
+                format!("highest throughput (W = {})", best.workers),
+                Value::num(best.mean, Unit::SamplesPerS),
+            )
+            .source(format!("mean of {} seeds", e.settings.seeds.max(1))),
+        );
+    }
+    h.push(
+        Figure::new(
+            "saturation",
+            "saturates at W (within 5% of the highest)",
+            Value::count(e.saturation),
+        )
+        .source("Algorithm 3.1"),
+    );
+    h.push(
+        Figure::new(
+            "link-bound",
+            "link bound batch · M·B / bytes per step",
+            Value::num(e.link_bound, Unit::SamplesPerS),
+        )
+        .source("busier direction"),
+    );
+    if let Some(one) = e.points.first() {
+        h.push(Figure::new(
+            "one-worker",
+            "one worker",
+            Value::num(one.mean, Unit::SamplesPerS),
+        ));
+    }
+    h
+}
+
+fn figures(s: &Scenario, e: &LiEvaluation) -> Vec<Figure> {
+    let p = &e.profile;
+    let set = &e.settings;
+    let _ = s;
+    vec![
+        Figure::new("profile", "profile", Value::text(p.name.clone())),
+        Figure::new("ops", "ops per step", Value::count(p.ops.len() as f64)),
+        Figure::new(
+            "profiled-steps",
+            "profiled steps",
+            Value::count(p.steps.len() as f64),
+        ),
+        Figure::new("batch", "batch per worker", Value::count(p.batch)),
+        Figure::new(
+            "down-bytes",
+            "downlink bytes per step",
+            Value::num(p.mean_bytes(Resource::Downlink), Unit::Megabytes),
+        ),
+        Figure::new(
+            "up-bytes",
+            "uplink bytes per step",
+            Value::num(p.mean_bytes(Resource::Uplink), Unit::Megabytes),
+        ),
+        Figure::new(
+            "bandwidth",
+            "B: each PS link, per direction",
+            Value::num(e.bytes_per_s, Unit::GbitPerS),
+        ),
+        Figure::new("servers", "M: parameter servers", Value::count(e.servers)),
+        Figure::new(
+            "t-p",
+            "T_p: worker compute per step",
+            Value::num(e.t_p, Unit::Seconds),
+        ),
+        Figure::new(
+            "t-c",
+            "T_C: downlink bytes per step at B",
+            Value::num(e.t_c, Unit::Seconds),
+        ),
+        Figure::new(
+            "u-1",
+            "U_1: downlink busy with one worker",
+            Value::num(e.u_1, Unit::Percent),
+        ),
+        Figure::new(
+            "flow",
+            "streams",
+            Value::text(if set.flow_control {
+                format!(
+                    "HTTP/2 flow control, window {} MB",
+                    fmt_sig(set.window_bytes / 1e6)
+                )
+            } else {
+                format!("flow control off, {:?} order", set.order).to_lowercase()
+            }),
+        ),
+        Figure::new(
+            "parse",
+            "parse overhead α·size + β",
+            Value::text(format!(
+                "α {} ns/B, β {} ms, {}",
+                fmt_sig(set.alpha_s_per_byte * 1e9),
+                fmt_sig(set.beta_s * 1e3),
+                if set.parse_occupies {
+                    "on the receiver's compute"
+                } else {
+                    "a pure delay"
+                }
+            )),
+        ),
+    ]
+}
+
+fn throughput_table(e: &LiEvaluation) -> Table {
+    Table {
+        key: "throughput".into(),
+        title: "Throughput per number of workers (Algorithm 3.1)".into(),
+        columns: vec![
+            Column::new("workers W", Unit::Count),
+            Column::new("throughput, mean", Unit::SamplesPerS),
+            Column::new("least of seeds", Unit::SamplesPerS),
+            Column::new("most of seeds", Unit::SamplesPerS),
+            Column::new("Cynthia's estimate", Unit::SamplesPerS),
+            Column::new("downlink busy", Unit::Percent),
+            Column::new("uplink busy", Unit::Percent),
+        ],
+        rows: e
+            .points
+            .iter()
+            .map(|p| {
+                vec![
+                    Value::count(p.workers),
+                    Value::num(p.mean, Unit::SamplesPerS),
+                    Value::num(p.min, Unit::SamplesPerS),
+                    Value::num(p.max, Unit::SamplesPerS),
+                    Value::num(p.cynthia, Unit::SamplesPerS),
+                    Value::num(p.down_busy, Unit::Percent),
+                    Value::num(p.up_busy, Unit::Percent),
+                ]
+            })
+            .collect(),
+        caption: format!(
+            "Samples/s of the steps that end after every worker's first {} of {} steps and by the first worker's last step, over that time. Cynthia's estimate WK/(T_p·max(1, W·U_1) + 2T_C) is the coarse model the paper compares against.",
+            e.settings.warmup, e.settings.steps
+        ),
+        omitted_rows: 0,
+    }
+}
+
+fn throughput_chart(e: &LiEvaluation) -> Chart {
+    let w: Vec<f64> = e.points.iter().map(|p| f64::from(p.workers)).collect();
+    let col = |f: fn(&super::eval::Point) -> f64| e.points.iter().map(f).collect::<Vec<f64>>();
+    let mut markers = vec![Marker::Vertical {
+        x: f64::from(e.saturation),
+        label: format!("saturates at W = {}", e.saturation),
+    }];
+    if e.link_bound.is_finite() {
+        markers.push(Marker::Horizontal {
+            y: e.link_bound,
+            label: "link bound".into(),
+        });
+    }
+    Chart {
+        key: "throughput".into(),
+        title: "Throughput vs workers: simulation, its spread, Cynthia's estimate".into(),
+        x: Axis::new("workers W", Unit::Count),
+        y: Axis::new("throughput", Unit::SamplesPerS).from_zero(),
+        y2: None,
+        series: vec![
+            Series::xy(
+                "simulated (mean of seeds)",
+                Style::LinePoints,
+                w.clone(),
+                col(|p| p.mean),
+            ),
+            Series::xy("least of seeds", Style::Points, w.clone(), col(|p| p.min))
+                .hollow(vec![true; w.len()]),
+            Series::xy("most of seeds", Style::Points, w.clone(), col(|p| p.max))
+                .hollow(vec![true; w.len()]),
+            Series::xy("Cynthia's estimate", Style::Line, w, col(|p| p.cynthia)),
+        ],
+        markers,
+    }
+}
+
+fn lane_row(worker: u32, lane: Lane) -> (String, &'static str) {
+    match lane {
+        Lane::Down(i) => (format!("w{} downlink PS{}", worker + 1, i + 1), "downlink"),
+        Lane::Up(i) => (format!("w{} uplink PS{}", worker + 1, i + 1), "uplink"),
+        Lane::Worker | Lane::Delay => (format!("w{} worker", worker + 1), "compute"),
+        Lane::Ps(i) => (format!("w{} PS{} update", worker + 1, i + 1), "PS update"),
+    }
+}
+
+fn timeline_chart(e: &LiEvaluation) -> Chart {
+    const KINDS: [(&str, &str); 5] = [
+        ("downlink", "#4c78a8"),
+        ("compute", "#e45756"),
+        ("parse", "#b279a2"),
+        ("uplink", "#54a24b"),
+        ("PS update", "#9d755d"),
+    ];
+    let series = KINDS
+        .iter()
+        .map(|&(kind, colour)| {
+            let mut rows = Vec::new();
+            let (mut a, mut b, mut hover) = (Vec::new(), Vec::new(), Vec::new());
+            // Worker by worker, so the rows read w1, w2, … in each kind.
+            let mut segments: Vec<_> = e.timeline.segments.iter().collect();
+            segments.sort_by(|x, y| x.worker.cmp(&y.worker).then(x.start.total_cmp(&y.start)));
+            for g in segments {
+                let (row, k) = lane_row(g.worker, g.lane);
+                let k = if g.parse { "parse" } else { k };
+                if k != kind {
+                    continue;
+                }
+                let name = e
+                    .profile
+                    .ops
+                    .get(g.op as usize)
+                    .map_or("", |o| o.name.as_str());
+                hover.push(format!(
+                    "{row}, step {}: {}{name}, {} s",
+                    g.step,
+                    if g.parse { "parse of " } else { "" },
+                    fmt_sig(g.end - g.start)
+                ));
+                rows.push(row);
+                a.push(g.start);
+                b.push(g.end);
+            }
+            Series::segments(kind, rows, a, b)
+                .color(colour)
+                .hover(hover)
+        })
+        .collect();
+    Chart {
+        key: "timeline".into(),
+        title: format!(
+            "Synthetic trace: the first steps of {} workers",
+            fmt_count(f64::from(e.timeline_workers))
+        ),
+        x: Axis::new("time since the start", Unit::Seconds).from_zero(),
+        y: Axis::new("worker and resource", Unit::None),
+        y2: None,
+        series,
+        markers: Vec::new(),
+    }
+}
+
+fn notes(e: &LiEvaluation) -> Vec<Note> {
+    let mut n = vec![Note::info(
+        "Each worker samples its steps from the profiled ones (seeded); all start at t = 0, share each PS link direction equally while they send on it, and compute on their own resources. Near saturation the result depends on the sampled path: the least and most of the seeds are drawn beside the mean.",
+    )];
+    if e.generated {
+        n.push(
+            Note::info(format!(
+                "The profile is generated from the layer table (not measured): per layer a downlink and an uplink of its weights and biases (4 B each), forward and backward (2 × forward) compute at {}% of the worker's peak, and the PS update at {} GB/s; compute varies by ±{}% between the {} profiled steps.",
+                e.settings.generate.as_ref().map_or(0.0, |g| g.achieved * 100.0),
+                e.settings.generate.as_ref().map_or(0.0, |g| g.ps_bytes_per_s / 1e9),
+                e.settings.generate.as_ref().map_or(0.0, |g| g.jitter * 100.0),
+                e.profile.steps.len()
+            ))
+            .at(format!("models.{}.generate", super::section::ID)),
+        );
+    }
+    if e.servers > 1 {
+        n.push(Note::info(format!(
+            "With {} PS, variables are placed greedily by bytes in creation order, and the links are shared max-min fairly (each worker's own link is the other constraint): this product's generalisation of the paper's two-PS rule.",
+            e.servers
+        )).at("hardware.cluster.ps.count"));
+    }
+    n.push(Note::info(
+        "Lin et al.'s queueing estimate, which the paper also compares against, is not drawn: the paper does not give its formula.",
+    ));
+    n
+}

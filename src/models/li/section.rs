@@ -1,0 +1,243 @@
+//! Li et al.'s own inputs: its section `models.li` of the scenario. The
+//! PS side (count, link) and the worker (its catalog instance, batch) are
+//! the shared cluster's; the layer table is the shared workload's.
+
+use serde::{Deserialize, Serialize};
+
+use super::profile::Profile;
+use crate::bounds::Bounds;
+use crate::scenario::validate::err;
+use crate::scenario::{FieldError, Scenario};
+
+/// Section id, and the prefix of its fields' paths.
+pub const ID: &str = "li";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiSettings {
+    /// A measured one-worker profile (uploaded or typed JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// Without a profile: one generated from the layer table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generate: Option<Generate>,
+    /// Parse overhead `α` [s/B] and `β` [s] (Sec. 3.2.1).
+    #[serde(default)]
+    pub alpha_s_per_byte: f64,
+    #[serde(default)]
+    pub beta_s: f64,
+    /// The overhead occupies the receiver's compute (else a pure delay).
+    #[serde(default = "yes")]
+    pub parse_occupies: bool,
+    /// HTTP/2 flow control on (window `window_bytes`), or off with `order`.
+    #[serde(default = "yes")]
+    pub flow_control: bool,
+    #[serde(default = "default_window")]
+    pub window_bytes: f64,
+    #[serde(default)]
+    pub order: StreamOrder,
+    /// Steps per worker and the warm-up left out (l.242).
+    #[serde(default = "default_steps")]
+    pub steps: u32,
+    #[serde(default = "default_warmup")]
+    pub warmup: u32,
+    /// The first seed, and how many seeds each W runs (the spread).
+    #[serde(default = "one")]
+    pub seed: u64,
+    #[serde(default = "default_seeds")]
+    pub seeds: u32,
+    /// W from 1 to this.
+    #[serde(default = "default_max_workers")]
+    pub max_workers: u32,
+    /// The W whose synthetic timeline is drawn.
+    #[serde(default = "default_timeline")]
+    pub timeline_workers: u32,
+}
+
+/// A profile built from the layer table: per layer a downlink and an
+/// uplink of its weights and biases, forward and backward compute at the
+/// worker's rate, and the PS update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Generate {
+    /// Share of the worker's peak the layers reach.
+    #[serde(default = "default_achieved")]
+    pub achieved: f64,
+    /// Bytes per second the PS applies updates at.
+    #[serde(default = "default_ps_rate")]
+    pub ps_bytes_per_s: f64,
+    /// Compute times differ between profiled steps by up to ± this share
+    /// (measured steps do; with 0 all workers stay in lock-step).
+    #[serde(default = "default_jitter")]
+    pub jitter: f64,
+    /// Profiled steps to make.
+    #[serde(default = "default_profiled")]
+    pub profiled_steps: u32,
+}
+
+impl Default for Generate {
+    fn default() -> Self {
+        Generate {
+            achieved: default_achieved(),
+            ps_bytes_per_s: default_ps_rate(),
+            jitter: default_jitter(),
+            profiled_steps: default_profiled(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamOrder {
+    /// As profiled (creation order).
+    #[default]
+    Profiled,
+    Reverse,
+    /// A random order drawn from the seed.
+    Random,
+}
+
+fn yes() -> bool {
+    true
+}
+fn one() -> u64 {
+    1
+}
+fn default_window() -> f64 {
+    28e6
+}
+fn default_steps() -> u32 {
+    1000
+}
+fn default_warmup() -> u32 {
+    50
+}
+fn default_seeds() -> u32 {
+    3
+}
+fn default_max_workers() -> u32 {
+    16
+}
+fn default_timeline() -> u32 {
+    2
+}
+fn default_achieved() -> f64 {
+    0.5
+}
+fn default_ps_rate() -> f64 {
+    10e9
+}
+fn default_jitter() -> f64 {
+    0.05
+}
+fn default_profiled() -> u32 {
+    20
+}
+
+impl Default for LiSettings {
+    fn default() -> Self {
+        LiSettings {
+            profile: None,
+            generate: None,
+            alpha_s_per_byte: 0.0,
+            beta_s: 0.0,
+            parse_occupies: true,
+            flow_control: true,
+            window_bytes: default_window(),
+            order: StreamOrder::Profiled,
+            steps: default_steps(),
+            warmup: default_warmup(),
+            seed: 1,
+            seeds: default_seeds(),
+            max_workers: default_max_workers(),
+            timeline_workers: default_timeline(),
+        }
+    }
+}
+
+pub fn settings(s: &Scenario) -> LiSettings {
+    s.section(ID).unwrap_or_default()
+}
+
+/// `α`: 0 to 1 µs per byte (typed in ns/B); `β`: 0 to 10 s (typed in ms).
+pub const ALPHA: Bounds = Bounds::shown(0.0, 1e-6, 1e-9, "ns/B");
+pub const BETA: Bounds = Bounds::shown(0.0, 10.0, 1e-3, "ms");
+/// HTTP/2 window: 1 kB to 10 GB, typed in MB.
+pub const WINDOW: Bounds = Bounds::shown(1e3, 1e10, 1e6, "MB");
+pub const STEPS: Bounds = Bounds::plain(1.0, 100_000.0);
+pub const SEEDS: Bounds = Bounds::plain(1.0, 20.0);
+pub const MAX_WORKERS: Bounds = Bounds::plain(1.0, 64.0);
+pub const ACHIEVED: Bounds = Bounds::plain(1e-4, 1.0);
+/// PS update rate: 1 MB/s to 10 TB/s, typed in GB/s.
+pub const PS_RATE: Bounds = Bounds::shown(1e6, 1e13, 1e9, "GB/s");
+pub const JITTER: Bounds = Bounds::plain(0.0, 0.9);
+pub const PROFILED: Bounds = Bounds::plain(1.0, 1000.0);
+
+/// Checks of the section, at `models.li.<field>`: ranges and the profile's
+/// own form (cycles, unknown ops, negative amounts).
+pub fn validate(s: &Scenario) -> Vec<FieldError> {
+    if !s.models.contains_key(ID) {
+        return Vec::new();
+    }
+    let c: LiSettings = match s.section(ID) {
+        Ok(c) => c,
+        Err(e) => return vec![e],
+    };
+    let mut errs = Vec::new();
+    let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
+        if let Some(m) = b.check(what, v) {
+            errs.push(err(format!("models.{ID}.{field}"), m));
+        }
+    };
+    check("alpha_s_per_byte", "α", ALPHA, c.alpha_s_per_byte);
+    check("beta_s", "β", BETA, c.beta_s);
+    check("window_bytes", "HTTP/2 window", WINDOW, c.window_bytes);
+    check("steps", "steps per worker", STEPS, f64::from(c.steps));
+    check("seeds", "seeds per W", SEEDS, f64::from(c.seeds));
+    check(
+        "max_workers",
+        "most workers",
+        MAX_WORKERS,
+        f64::from(c.max_workers),
+    );
+    check(
+        "timeline_workers",
+        "workers in the timeline",
+        MAX_WORKERS,
+        f64::from(c.timeline_workers),
+    );
+    if let Some(g) = &c.generate {
+        check(
+            "generate.achieved",
+            "achieved fraction",
+            ACHIEVED,
+            g.achieved,
+        );
+        check(
+            "generate.ps_bytes_per_s",
+            "PS update rate",
+            PS_RATE,
+            g.ps_bytes_per_s,
+        );
+        check("generate.jitter", "jitter", JITTER, g.jitter);
+        check(
+            "generate.profiled_steps",
+            "profiled steps",
+            PROFILED,
+            f64::from(g.profiled_steps),
+        );
+    }
+    if c.warmup >= c.steps {
+        errs.push(err(
+            format!("models.{ID}.warmup"),
+            format!(
+                "the warm-up ({} steps) must be fewer than the steps per worker ({})",
+                c.warmup, c.steps
+            ),
+        ));
+    }
+    if let Some(p) = &c.profile {
+        for m in p.validate() {
+            errs.push(err(format!("models.{ID}.profile"), m));
+        }
+    }
+    errs
+}

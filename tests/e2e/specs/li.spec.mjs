@@ -1,0 +1,69 @@
+import { ID, open, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
+
+export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread and Cynthia\'s estimate, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
+
+const text = (page, id) => page.locator(ID(id)).first().textContent();
+
+export async function run(ctx) {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  // Without a profile, the tab says what it needs.
+  await showView(page, 'li');
+  await page.locator(ID('li-missing')).waitFor();
+  assert.match(await text(page, 'li-missing'), /profile/);
+
+  // The example: VGG-16 at 10 Gb/s, a profile generated from its layers.
+  await page.locator(ID('examples')).locator('summary').click();
+  await page.locator(ID('example-6')).click();
+  await showView(page, 'li');
+  await page.locator(ID('li-throughput-max')).waitFor({ timeout: 60_000 });
+  const best = numberIn(await text(page, 'li-throughput-max'));
+  const bound = numberIn(await text(page, 'li-link-bound'));
+  assert(best <= bound * 1.005 && best > 0.99 * bound, `${best} at the bound ${bound}`);
+  assert(numberIn(await text(page, 'li-saturation')) < 8);
+  await drawAllCharts(page);
+  const chart = await page.locator(ID('li-chart-throughput')).textContent();
+  assert.match(chart, /Cynthia's estimate/);
+  assert.match(chart, /least of seeds/);
+  assert.match(chart, /link bound/);
+  assert((await page.locator(`${ID('li-chart-timeline')} .barlayer .trace`).count()) >= 4, 'downlink, compute, uplink, PS update');
+  await ctx.screenshot(page, 'li');
+
+  // A profile whose ops wait for each other in a circle: named, kept out.
+  await showInputs(page, 'models');
+  const cyclic = {
+    name: 'loop', batch: 8,
+    ops: [
+      { name: 'recv w', resource: 'downlink', deps: [2] },
+      { name: 'step', resource: 'worker', deps: [0] },
+      { name: 'send g', resource: 'uplink', deps: [1] },
+    ],
+    steps: [[1e6, 0.01, 1e6]],
+  };
+  await page.locator(ID('li-profile-upload')).setInputFiles({ name: 'loop.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(cyclic)) });
+  await page.locator(ID('li-profile-error')).waitFor();
+  assert.match(await text(page, 'li-profile-error'), /loop\.json: the ops wait for each other in a cycle: 'recv w' → 'step' → 'send g'|cycle/);
+  assert.match(await text(page, 'li-source'), /generated from the layer table/);
+
+  // Flow control off: a new simulation, the figures follow.
+  const before = await text(page, 'li-one-worker');
+  await page.locator(ID('li-flow-control')).uncheck();
+  await page.locator(ID('li-order')).selectOption('reverse');
+  await setField(page, 'li-max-workers', '4');
+  await showView(page, 'li');
+  await page.waitForFunction(() => /W = 1 to 4/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || ''), null, { timeout: 60_000 });
+  const all = page.locator(`${ID('results-li')} details`, { hasText: 'All figures' }).first();
+  if (!(await all.evaluate((d) => d.open))) await all.locator('summary').click();
+  assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, reverse order/);
+  assert.ok((await text(page, 'li-one-worker')).length > 0 && before.length > 0);
+
+  // A shared link reproduces the figures.
+  const head = await text(page, 'li-headline');
+  await page.waitForTimeout(400);
+  const again = await ctx.newPage();
+  await again.goto(page.url());
+  await showView(again, 'li');
+  await again.locator(ID('li-throughput-max')).waitFor({ timeout: 60_000 });
+  await again.waitForFunction((h) => document.querySelector('[data-testid="li-headline"]')?.textContent === h, head, { timeout: 60_000 });
+  await again.close();
+}
