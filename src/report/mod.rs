@@ -39,6 +39,22 @@ pub struct Report {
     /// as the cluster, fitted coefficients into their fields).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
+    /// Files a reader can save from this result (a synthetic trace for
+    /// Perfetto), each whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<Download>,
+}
+
+/// A file made from a result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Download {
+    /// Stable identifier (`data-testid`).
+    pub key: String,
+    /// The button's words, e.g. "Trace for Perfetto (JSON)".
+    pub label: String,
+    pub filename: String,
+    pub mime: String,
+    pub text: String,
 }
 
 /// A change to the scenario offered by a result: an RFC 7386 JSON merge

@@ -200,6 +200,21 @@ pub fn table(r: &Report) -> String {
             );
         }
     }
+    if !r.downloads.is_empty() {
+        out.push('\n');
+        for d in &r.downloads {
+            line(
+                &mut out,
+                &format!(
+                    "file {}: {} ({}, {} bytes; its text is in --format json)",
+                    d.key,
+                    d.label,
+                    d.filename,
+                    d.text.len()
+                ),
+            );
+        }
+    }
     out
 }
 
@@ -294,6 +309,7 @@ mod tests {
                 ..Chart::default()
             }],
             actions: Vec::new(),
+            downloads: Vec::new(),
         }
     }
 

@@ -137,6 +137,7 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
             </Show>
             {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r /> })}
             <ReportActions id=id entry=slot />
+            <ReportDownloads id=id entry=slot />
             <For each=move || chart_keys.get() key=|k| k.clone() let:chart>
                 <ReportChart id=id entry=slot chart=chart />
             </For>
@@ -202,6 +203,53 @@ pub fn ReportBody(
         </p>
         <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
         <ul class="notes" data-testid=format!("{id}-notes")>{notes}</ul>
+    }
+}
+
+/// The files a report offers, as download buttons.
+#[component]
+fn ReportDownloads(id: &'static str, entry: ModelSlot) -> impl IntoView {
+    let problem = RwSignal::new(None::<String>);
+    let keys = Memo::new(move |_| {
+        entry.last_good.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.downloads
+                        .iter()
+                        .map(|d| (d.key.clone(), d.label.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let save = move |key: String| {
+        entry.last_good.with_untracked(|r| {
+            if let Some(d) = r
+                .as_ref()
+                .and_then(|r| r.downloads.iter().find(|d| d.key == key))
+            {
+                if let Err(e) = super::files::download_text(&d.filename, &d.mime, &d.text) {
+                    problem.set(Some(e));
+                }
+            }
+        })
+    };
+    view! {
+        <Show when=move || !keys.with(Vec::is_empty)>
+            <div class="row downloads">
+                <For each=move || keys.get() key=|(k, _)| k.clone() let:file>
+                    {
+                        let (key, label) = file;
+                        let testid = format!("{id}-download-{key}");
+                        view! {
+                            <button type="button" class="secondary" data-testid=testid
+                                on:click=move |_| save(key.clone())>{label}</button>
+                        }
+                    }
+                </For>
+            </div>
+        </Show>
+        {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
     }
 }
 

@@ -274,3 +274,24 @@ fn the_shipped_example_is_the_preset() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(shipped, ddnn_planner::models::li::presets::example());
 }
+
+#[test]
+fn the_trace_opens_in_perfetto_one_slice_per_op_in_service() {
+    // Two workers of the chain: 8 ops each, as complete events in µs.
+    let o = simulate(&chain(), &setup(2, 1e7, 1));
+    let text = ddnn_planner::models::li::trace::chrome_trace(&chain(), &o);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let events = v["traceEvents"].as_array().unwrap();
+    let slices: Vec<&serde_json::Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    assert_eq!(slices.len(), 8);
+    // Worker 1's downlink: 0 to 0.2 s shared with worker 2.
+    let first = slices
+        .iter()
+        .find(|e| e["pid"] == 1 && e["name"] == "recv w")
+        .unwrap();
+    assert!(close(first["ts"].as_f64().unwrap(), 0.0) || first["ts"].as_f64() == Some(0.0));
+    assert!(close(first["dur"].as_f64().unwrap(), 0.2e6));
+    assert!(events
+        .iter()
+        .any(|e| e["ph"] == "M" && e["args"]["name"] == "worker 2"));
+}

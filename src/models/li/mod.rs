@@ -24,5 +24,6 @@ pub mod profile;
 pub mod report;
 pub mod section;
 pub mod sim;
+pub mod trace;
 
 pub use model::Li;

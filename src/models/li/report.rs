@@ -6,8 +6,8 @@ use super::eval::LiEvaluation;
 use super::profile::Resource;
 use super::sim::Lane;
 use crate::report::{
-    fmt_count, fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table,
-    Unit, Value,
+    fmt_count, fmt_sig, Axis, Chart, Column, Download, Figure, Marker, Note, Report, Series, Style,
+    Table, Unit, Value,
 };
 use crate::scenario::Scenario;
 
@@ -31,6 +31,16 @@ pub fn build(s: &Scenario, e: &LiEvaluation) -> Report {
         notes: notes(e),
         charts: vec![throughput_chart(e), timeline_chart(e)],
         actions: Vec::new(),
+        downloads: vec![Download {
+            key: "perfetto".into(),
+            label: format!(
+                "Synthetic trace of {} workers for Perfetto (Chrome trace JSON)",
+                e.timeline_workers
+            ),
+            filename: format!("li-trace-{}-workers.json", e.timeline_workers),
+            mime: "application/json".into(),
+            text: super::trace::chrome_trace(&e.profile, &e.timeline),
+        }],
     }
 }
 

@@ -53,6 +53,7 @@ pub fn build(s: &Scenario, e: &StashEvaluation) -> Report {
         notes: notes(e),
         charts,
         actions: Vec::new(),
+        downloads: Vec::new(),
     }
 }
 

@@ -61,6 +61,7 @@ pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
         notes: notes(e),
         charts,
         actions: Vec::new(),
+        downloads: Vec::new(),
     }
 }
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ID, open, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
 
 export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread and Cynthia\'s estimate, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
@@ -28,6 +29,16 @@ export async function run(ctx) {
   assert.match(chart, /link bound/);
   assert((await page.locator(`${ID('li-chart-timeline')} .barlayer .trace`).count()) >= 4, 'downlink, compute, uplink, PS update');
   await ctx.screenshot(page, 'li');
+
+  // The synthetic trace downloads as Chrome Trace Event JSON for Perfetto.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(ID('li-download-perfetto')).click()]);
+  assert.match(dl.suggestedFilename(), /^li-trace-2-workers\.json$/);
+  const trace = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+  const slices = trace.traceEvents.filter((e) => e.ph === 'X');
+  assert(slices.length > 100, `${slices.length} slices`);
+  assert(slices.every((e) => e.ts >= 0 && e.dur >= 0 && e.pid >= 1 && e.tid >= 1));
+  assert.equal([...new Set(slices.map((e) => e.pid))].sort().join(','), '1,2');
+  assert(trace.traceEvents.some((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'downlink PS1'));
 
   // A profile whose ops wait for each other in a circle: named, kept out.
   await showInputs(page, 'models');
