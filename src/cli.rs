@@ -34,6 +34,9 @@ enum Command {
     Eval(EvalArgs),
     /// List the models and the inputs each one reads.
     Models,
+    /// Li et al.'s simulation for a range of workers on every core, each W
+    /// printed as it finishes.
+    Simulate(SimulateArgs),
     /// Print the share fragment (or a whole link with --base).
     Url {
         scenario: String,
@@ -82,6 +85,24 @@ struct EvalArgs {
     models: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+}
+
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// Scenario JSON file with a `models.li` section (or `--profile`).
+    scenario: String,
+    /// One-worker profile JSON, replacing the scenario's.
+    #[arg(long, value_name = "FILE")]
+    profile: Option<String>,
+    /// Workers, `N` or `FROM-TO` (default: 1 to the section's most).
+    #[arg(long, value_name = "RANGE")]
+    workers: Option<String>,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -260,6 +281,98 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
     Ok((out, invalid))
 }
 
+/// "8" or "2-10" as an inclusive range of worker counts.
+fn worker_range(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--workers {text}: write N or FROM-TO, e.g. 2-10 (1 to 64)");
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (text.trim(), text.trim()),
+    };
+    let a: u32 = a.parse().map_err(|_| bad())?;
+    let b: u32 = b.parse().map_err(|_| bad())?;
+    if a == 0 || b < a || b > 64 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// `ddnn-planner simulate`: the W of the range shared out to threads;
+/// each line is printed when its W is done (so not in order).
+fn simulate(a: &SimulateArgs) -> Result<(), String> {
+    use crate::models::li::eval::{prepare, spread};
+    let mut s = read_scenario(&a.scenario)?;
+    if let Some(p) = &a.profile {
+        let import = by_id("li")
+            .and_then(|m| m.imports().iter().find(|i| i.key == "profile"))
+            .ok_or("no Li et al. model in this build")?;
+        (import.apply)(&mut s, &read_text(p)?).map_err(|e| format!("{p}: {e}"))?;
+    }
+    let (set, profile, _, base) = prepare(&s).map_err(|u| {
+        let errs = match u {
+            Ok(needs) => needs,
+            Err(errors) => errors,
+        };
+        errs.iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    let (from, to) = match &a.workers {
+        Some(r) => worker_range(r)?,
+        None => (1, set.max_workers.max(1)),
+    };
+    let threads = a
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .clamp(1, 64);
+    let next = std::sync::atomic::AtomicU32::new(from);
+    let out = std::sync::Mutex::new(std::io::stdout());
+    let start = std::time::Instant::now();
+    let json = a.json;
+    if !json {
+        let mut o = out.lock().map_err(|e| e.to_string())?;
+        let _ = writeln!(
+            o,
+            "{}: {} steps per worker ({} warm-up), {} seeds, {threads} threads\n{:>4}  {:>12}  {:>12}  {:>12}  {:>9}  {:>9}  {:>8}",
+            profile.name, base.steps, base.warmup, set.seeds.max(1),
+            "W", "mean [sa/s]", "least", "most", "down busy", "up busy", "time [s]"
+        );
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let w = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if w > to {
+                    break;
+                }
+                let r = spread(&profile, &base, w, set.seeds);
+                let secs = start.elapsed().as_secs_f64();
+                let line = if json {
+                    serde_json::json!({"workers": w, "mean": r.mean, "min": r.min, "max": r.max,
+                        "down_busy": r.down_busy, "up_busy": r.up_busy, "elapsed_s": secs})
+                    .to_string()
+                } else {
+                    format!(
+                        "{w:>4}  {:>12.4}  {:>12.4}  {:>12.4}  {:>8.1}%  {:>8.1}%  {secs:>8.2}",
+                        r.mean,
+                        r.min,
+                        r.max,
+                        100.0 * r.down_busy,
+                        100.0 * r.up_busy
+                    )
+                };
+                if let Ok(mut o) = out.lock() {
+                    if writeln!(o, "{line}").is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
 fn models_list() -> String {
     let mut out = String::new();
     for m in MODELS {
@@ -291,6 +404,7 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
     match cli.command {
         Command::Eval(a) => eval(&a),
         Command::Models => Ok((models_list(), false)),
+        Command::Simulate(a) => simulate(&a).map(|()| (String::new(), false)),
         Command::Url { scenario, base } => {
             let s = read_scenario(&scenario)?;
             let frag = encode_fragment(&s);
@@ -332,8 +446,15 @@ pub fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok((out, invalid)) => {
             let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head -1`) is the reader saying "enough".
-            match writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush()) {
+            // A closed pipe (`| head -1`) is the reader saying "enough";
+            // `simulate` printed its lines already.
+            let text = out.trim_end();
+            let write = if text.is_empty() {
+                stdout.flush()
+            } else {
+                writeln!(stdout, "{text}").and_then(|()| stdout.flush())
+            };
+            match write {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                     eprintln!("error: writing the output: {e}");
                     return ExitCode::from(2);

@@ -170,3 +170,35 @@ fn a_models_own_file_is_imported_by_its_registry_entry() {
     assert!(err.contains("line 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn simulate_streams_each_worker_count_on_every_core() {
+    let s = ex("li-vgg16-10gbe.json");
+    let (code, out, err) = run(&[
+        "simulate",
+        &s,
+        "--workers",
+        "1-3",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut w: Vec<u64> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            assert!(v["mean"].as_f64().is_some_and(|m| m > 0.0));
+            v["workers"].as_u64().unwrap_or(0)
+        })
+        .collect();
+    w.sort_unstable();
+    assert_eq!(w, [1, 2, 3]);
+    let (code, _, err) = run(&["simulate", &s, "--workers", "0-99"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("FROM-TO"), "{err}");
+    let (code, _, err) = run(&["simulate", &ex("stash-p3.json")]);
+    assert_ne!(code, 0);
+    assert!(err.contains("models.li.profile"), "{err}");
+}

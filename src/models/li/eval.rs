@@ -121,7 +121,47 @@ pub fn setup_of(set: &LiSettings, servers: u32, bytes_per_s: f64) -> Setup {
     }
 }
 
-pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
+/// Throughput of `w` workers over `seeds` seeds from `base.seed` on: the
+/// mean, least and most, and the links' mean busy shares.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub workers: u32,
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    pub down_busy: f64,
+    pub up_busy: f64,
+}
+
+pub fn spread(profile: &Profile, base: &Setup, w: u32, seeds: u32) -> Spread {
+    let runs: Vec<Outcome> = (0..seeds.max(1))
+        .map(|k| {
+            simulate(
+                profile,
+                &Setup {
+                    workers: w,
+                    seed: base.seed.wrapping_add(u64::from(k)),
+                    ..base.clone()
+                },
+            )
+        })
+        .collect();
+    let n = runs.len() as f64;
+    let tp: Vec<f64> = runs.iter().map(|o| o.throughput).collect();
+    let busy = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    Spread {
+        workers: w,
+        mean: tp.iter().sum::<f64>() / n,
+        min: tp.iter().copied().fold(f64::INFINITY, f64::min),
+        max: tp.iter().copied().fold(0.0, f64::max),
+        down_busy: runs.iter().map(|o| busy(&o.down_busy)).sum::<f64>() / n,
+        up_busy: runs.iter().map(|o| busy(&o.up_busy)).sum::<f64>() / n,
+    }
+}
+
+/// The profile, the PS count and link, and the simulation setup the
+/// scenario gives (what `evaluate` and `ddnn-planner simulate` run).
+pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusable> {
     let set = section::settings(s);
     let (profile, generated) = profile_of(s, &set)?;
     let problems = profile.validate();
@@ -140,8 +180,13 @@ pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
             "the PS link's bandwidth (typed, or the PS instance's network)",
         ));
     };
-    let servers = ps.count.max(1);
-    let base = setup_of(&set, servers, bytes_per_s);
+    let base = setup_of(&set, ps.count.max(1), bytes_per_s);
+    Ok((set, profile, generated, base))
+}
+
+pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
+    let (set, profile, generated, base) = prepare(s)?;
+    let (servers, bytes_per_s) = (base.servers, base.bytes_per_s);
     let batch = f64::from(profile.batch);
     let down = profile.mean_bytes(Resource::Downlink);
     let up = profile.mean_bytes(Resource::Uplink);
@@ -159,36 +204,19 @@ pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
     let mut points = Vec::new();
     let mut u_1 = 0.0;
     for w in 1..=set.max_workers {
-        let runs: Vec<Outcome> = (0..set.seeds.max(1))
-            .map(|k| {
-                simulate(
-                    &profile,
-                    &Setup {
-                        workers: w,
-                        seed: set.seed.wrapping_add(u64::from(k)),
-                        ..base.clone()
-                    },
-                )
-            })
-            .collect();
-        let n = runs.len() as f64;
-        let tp: Vec<f64> = runs.iter().map(|o| o.throughput).collect();
-        let mean_of = |f: &dyn Fn(&Outcome) -> f64| runs.iter().map(f).sum::<f64>() / n;
-        let down_busy =
-            mean_of(&|o| o.down_busy.iter().sum::<f64>() / o.down_busy.len().max(1) as f64);
-        let up_busy = mean_of(&|o| o.up_busy.iter().sum::<f64>() / o.up_busy.len().max(1) as f64);
+        let spread = spread(&profile, &base, w, set.seeds);
         if w == 1 {
-            u_1 = down_busy;
+            u_1 = spread.down_busy;
         }
         let wf = f64::from(w);
         points.push(Point {
             workers: w,
-            mean: tp.iter().sum::<f64>() / n,
-            min: tp.iter().copied().fold(f64::INFINITY, f64::min),
-            max: tp.iter().copied().fold(0.0, f64::max),
+            mean: spread.mean,
+            min: spread.min,
+            max: spread.max,
             cynthia: wf * batch / (t_p * (wf * u_1).max(1.0) + 2.0 * t_c),
-            down_busy,
-            up_busy,
+            down_busy: spread.down_busy,
+            up_busy: spread.up_busy,
         });
     }
     let best = points.iter().map(|p| p.mean).fold(0.0, f64::max);
