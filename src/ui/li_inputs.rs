@@ -15,17 +15,8 @@ use crate::models::li::profile::Profile;
 use crate::models::li::section::{settings, Generate, LiSettings, StreamOrder, ID};
 use crate::scenario::Scenario;
 
-fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut LiSettings)) {
-    sc.update(|s| {
-        let mut c = settings(s);
-        f(&mut c);
-        s.set_section(ID, &c);
-    });
-}
-
 fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
-    let field = format!("models.{ID}{field}");
-    Signal::derive(move || state.errors_where(|f| f == field))
+    state.section_errors(ID, field)
 }
 
 /// The profile the section holds, or the one it would generate.
@@ -81,7 +72,7 @@ pub fn LiInputs() -> impl IntoView {
                         None => {
                             problem.set(None);
                             note.set(Some(format!("{name}: {} ops read", p.ops.len())));
-                            edit(sc, |c| c.profile = Some(p));
+                            state.section_edit(ID, |c: &mut LiSettings| c.profile = Some(p));
                         }
                         Some(m) => problem.set(Some(format!("{name}: {m}"))),
                     },
@@ -95,7 +86,7 @@ pub fn LiInputs() -> impl IntoView {
     let generate = move |_| {
         problem.set(None);
         note.set(None);
-        edit(sc, |c| {
+        state.section_edit(ID, |c: &mut LiSettings| {
             c.profile = None;
             c.generate = Some(c.generate.clone().unwrap_or_default());
         });
@@ -189,13 +180,13 @@ pub fn LiInputs() -> impl IntoView {
                 />
                 <label class="field check">
                     <input type="checkbox" prop:checked=move || occupies.get()
-                        on:change=move |ev| { let on = event_target_checked(&ev); edit(sc, |c| c.parse_occupies = on) }
+                        on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut LiSettings| c.parse_occupies = on) }
                         data-testid="li-occupies" />
                     <span>"the overhead occupies the receiver's compute (else a pure delay)"</span>
                 </label>
                 <label class="field check">
                     <input type="checkbox" prop:checked=move || flow_on.get()
-                        on:change=move |ev| { let on = event_target_checked(&ev); edit(sc, |c| c.flow_control = on) }
+                        on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut LiSettings| c.flow_control = on) }
                         data-testid="li-flow-control" />
                     <span>"HTTP/2 flow control on (streams share a window)"</span>
                 </label>
@@ -210,7 +201,7 @@ pub fn LiInputs() -> impl IntoView {
                                         "random" => StreamOrder::Random,
                                         _ => StreamOrder::Profiled,
                                     };
-                                    edit(sc, |c| c.order = o)
+                                    state.section_edit(ID, |c: &mut LiSettings| c.order = o)
                                 }>
                                 <option value="profiled" prop:selected=move || order.get() == StreamOrder::Profiled>"as profiled"</option>
                                 <option value="reverse" prop:selected=move || order.get() == StreamOrder::Reverse>"reverse"</option>

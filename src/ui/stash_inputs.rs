@@ -15,24 +15,10 @@ use crate::models::stash::presets::{p3_vgg11_runs, table1_catalog};
 use crate::models::stash::runs_text::{format_runs_csv, parse_runs};
 use crate::models::stash::section::{settings, Calibration, Ring, StashSettings, ID};
 use crate::scenario::import::merge_instances;
-use crate::scenario::Scenario;
 
 /// Edits the section in one scenario update (one undo step).
-fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut StashSettings)) {
-    sc.update(|s| {
-        let mut c = settings(s);
-        f(&mut c);
-        s.set_section(ID, &c);
-    });
-}
-
-/// Messages for exactly `field` of the section, or (ending in `[`) for
-/// every row of a list.
 fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
-    let field = format!("models.{ID}{field}");
-    Signal::derive(move || {
-        state.errors_where(|f| f == field || (field.ends_with('[') && f.starts_with(&field)))
-    })
+    state.section_errors(ID, field)
 }
 
 #[component]
@@ -68,7 +54,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
         Ok(runs) => {
             problem.set(None);
             let n = runs.len();
-            edit(sc, |c| c.runs = runs);
+            state.section_edit(ID, |c: &mut StashSettings| c.runs = runs);
             note.set((!from.is_empty()).then(|| format!("{from}: {n} runs read")));
         }
         Err(e) => problem.set(Some(if from.is_empty() {
@@ -237,7 +223,6 @@ fn Comm() -> impl IntoView {
 #[component]
 fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
     let state = expect_state();
-    let sc = state.scenario;
     let per_gpu = Memo::new(move |_| cfg.with(|c| c.batch_per_gpu));
     let hierarchical = Memo::new(move |_| cfg.with(|c| c.ring == Ring::Hierarchical));
     let cal_config = RwSignal::new(
@@ -246,7 +231,7 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
     );
     // The calibration is set when both its configuration and its time are.
     let set_cal = move |config: String, seconds: Option<f64>| {
-        edit(sc, |c| {
+        state.section_edit(ID, |c: &mut StashSettings| {
             c.calibrate = match seconds {
                 Some(iteration_s) if !config.trim().is_empty() => Some(Calibration {
                     configuration: config.trim().to_string(),
@@ -280,7 +265,7 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
             />
             <label class="field check">
                 <input type="checkbox" prop:checked=move || per_gpu.get()
-                    on:change=move |ev| { let on = event_target_checked(&ev); edit(sc, |c| c.batch_per_gpu = on) }
+                    on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut StashSettings| c.batch_per_gpu = on) }
                     data-testid="stash-batch-per-gpu" />
                 <span>"batch is per GPU (else global, split over the GPUs)"</span>
             </label>
@@ -318,7 +303,7 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
             />
             <label class="field check">
                 <input type="checkbox" prop:checked=move || hierarchical.get()
-                    on:change=move |ev| { let on = event_target_checked(&ev); edit(sc, |c| c.ring = if on { Ring::Hierarchical } else { Ring::Flat }) }
+                    on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut StashSettings| c.ring = if on { Ring::Hierarchical } else { Ring::Flat }) }
                     data-testid="stash-hierarchical" />
                 <span>"hierarchical ring (levels add up; else one flat ring bound by the slowest link)"</span>
             </label>

@@ -302,6 +302,30 @@ impl AppState {
         })
     }
 
+    /// Edits model `id`'s own section in one scenario update (one undo
+    /// step), for rows and optional parts a field callback cannot reach.
+    pub fn section_edit<T>(&self, id: &'static str, f: impl FnOnce(&mut T))
+    where
+        T: DeserializeOwned + Serialize + Default,
+    {
+        self.scenario.update(|s| {
+            let mut section: T = s.section(id).unwrap_or_default();
+            f(&mut section);
+            s.set_section(id, &section);
+        });
+    }
+
+    /// The messages for exactly `models.<id><suffix>` (a prefix would mix
+    /// `runs[1]` with `runs[10]`), or, when `suffix` ends in `[`, for
+    /// every row of that list.
+    pub fn section_errors(&self, id: &'static str, suffix: &str) -> Signal<Vec<String>> {
+        let field = format!("models.{id}{suffix}");
+        let state = *self;
+        Signal::derive(move || {
+            state.errors_where(|f| f == field || (field.ends_with('[') && f.starts_with(&field)))
+        })
+    }
+
     /// Every slot, in registry order.
     pub fn slots(&self) -> Vec<ModelSlot> {
         self.models.get_value()
