@@ -21,7 +21,13 @@ fn main() {
     let mut events = 0u64;
     let t = Instant::now();
     for w in 2..=10 {
-        let o = simulate(&profile, &Setup { workers: w, ..base.clone() });
+        let o = simulate(
+            &profile,
+            &Setup {
+                workers: w,
+                ..base.clone()
+            },
+        );
         worker_steps += u64::from(w) * u64::from(base.steps);
         events += o.events;
     }

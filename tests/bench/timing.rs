@@ -9,6 +9,7 @@ use std::time::Instant;
 
 /// Runs `f` `per_batch` times per batch over 15 batches, prints the
 /// minimum, median and maximum time per call, and records them under `key`.
+#[allow(dead_code)] // li.rs times whole sweeps itself
 pub fn time<F: FnMut()>(key: &str, label: &str, per_batch: u32, mut f: F) {
     let mut samples = Vec::new();
     for _ in 0..15 {
