@@ -353,10 +353,12 @@ struct Event {
     seq: u64,
     worker: u32,
     node: u32,
-    /// The slot it occupies (none for a pure delay).
-    slot: Option<usize>,
-    start: f64,
+    /// The slot it occupies (`NO_SLOT` for a pure delay). Kept small: the
+    /// heap moves events on every push and pop.
+    slot: u32,
 }
+
+const NO_SLOT: u32 = u32::MAX;
 
 impl Eq for Event {}
 
@@ -418,9 +420,14 @@ impl Sim<'_> {
         }
     }
 
+    fn tracing(&self, worker: u32) -> bool {
+        self.workers[worker as usize].started <= self.setup.trace_steps
+            && self.segments.len() < MAX_SEGMENTS
+    }
+
     fn record(&mut self, worker: u32, node: u32, start: f64, end: f64, lane: Lane) {
         let step = self.workers[worker as usize].started;
-        if step <= self.setup.trace_steps && self.segments.len() < MAX_SEGMENTS {
+        if self.tracing(worker) {
             let n = &self.g.nodes[node as usize];
             self.segments.push(Segment {
                 worker,
@@ -454,7 +461,7 @@ impl Sim<'_> {
         match self.slot_index(self.g.nodes[node as usize].slot) {
             None => {
                 let t = self.t;
-                self.push(w, node, None, t, t + amount);
+                self.push(w, node, None, t + amount);
             }
             Some(s) => {
                 let ws = &mut self.workers[w as usize];
@@ -471,15 +478,14 @@ impl Sim<'_> {
         }
     }
 
-    fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, start: f64, time: f64) {
+    fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, time: f64) {
         self.seq += 1;
         self.heap.push(Event {
             time,
             seq: self.seq,
             worker,
             node,
-            slot,
-            start,
+            slot: slot.map_or(NO_SLOT, |s| s as u32),
         });
     }
 
@@ -503,7 +509,7 @@ impl Sim<'_> {
         };
         ws.busy[s] = true;
         if !link {
-            self.push(w, item.node, Some(s), t, t + item.left);
+            self.push(w, item.node, Some(s), t + item.left);
             return;
         }
         let size = match self.setup.flow {
@@ -571,13 +577,19 @@ impl Sim<'_> {
             while self.heap.peek().is_some_and(|e| e.time <= t) {
                 let Some(e) = self.heap.pop() else { break };
                 self.events += 1;
-                let lane = match e.slot {
-                    None => Lane::Delay,
-                    Some(0) => Lane::Worker,
-                    Some(s) => Lane::Ps((s - 1) as u16),
-                };
-                self.record(e.worker, e.node, e.start, e.time, lane);
-                if let Some(s) = e.slot {
+                let slot = (e.slot != NO_SLOT).then_some(e.slot as usize);
+                if self.tracing(e.worker) {
+                    let lane = match slot {
+                        None => Lane::Delay,
+                        Some(0) => Lane::Worker,
+                        Some(s) => Lane::Ps((s - 1) as u16),
+                    };
+                    // Compute is not shared: it began its own time earlier.
+                    let amount =
+                        self.g.amounts[self.workers[e.worker as usize].sample][e.node as usize];
+                    self.record(e.worker, e.node, e.time - amount, e.time, lane);
+                }
+                if let Some(s) = slot {
                     self.workers[e.worker as usize].busy[s] = false;
                     self.kick.push((e.worker, s));
                 }
