@@ -89,4 +89,20 @@ export async function run(ctx) {
   assert.equal(await text(again, 'stash-headline'), figures);
   assert(numberIn(await text(again, 'stash-fastest-time')) > 0);
   await again.close();
+
+  // The embed view and the compact card carry Stash too.
+  const frag = new URL(page.url()).hash;
+  const embed = await ctx.newPage();
+  await embed.goto(`${ctx.baseUrl}?embed=1${frag}`, { waitUntil: 'load' });
+  await embed.locator(ID('embed-view')).waitFor();
+  await embed.locator(ID('stash-worst-stall')).waitFor();
+  assert.equal(await text(embed, 'stash-worst-stall'), await text(page, 'stash-worst-stall'));
+  await embed.close();
+  const card = await ctx.newPage();
+  await card.setViewportSize({ width: 640, height: 480 });
+  await card.goto(`${ctx.baseUrl}?embed=card&view=stash${frag}`, { waitUntil: 'load' });
+  await card.locator(ID('embed-card')).waitFor();
+  await card.waitForFunction(() => /500\.0%/.test(document.querySelector('[data-testid="embed-card"]')?.textContent || ''));
+  assert.equal(await card.evaluate(() => document.documentElement.scrollWidth), 640, 'the card fits a 640 px column');
+  await card.close();
 }
