@@ -295,3 +295,33 @@ fn the_trace_opens_in_perfetto_one_slice_per_op_in_service() {
         .iter()
         .any(|e| e["ph"] == "M" && e["args"]["name"] == "worker 2"));
 }
+
+#[test]
+fn an_edit_the_simulation_does_not_read_keeps_its_inputs_key() {
+    // The model reruns only when this key changes (its last report is
+    // kept under it).
+    use ddnn_planner::models::li::inputs_key;
+    let mut s = ddnn_planner::models::li::presets::example();
+    let key = inputs_key(&s);
+    // Goals and other models' sections: not read.
+    s.goals.time_s = Some(3600.0);
+    s.set_section(
+        "stash",
+        &ddnn_planner::models::stash::section::StashSettings::default(),
+    );
+    assert_eq!(inputs_key(&s), key);
+    // The PS link, the batch, the precision: read.
+    for edit in [
+        |s: &mut ddnn_planner::scenario::Scenario| {
+            s.hardware.cluster.ps.link_bytes_per_s = Some(1.25e8)
+        },
+        |s: &mut ddnn_planner::scenario::Scenario| s.hardware.cluster.workers[0].batch_size = 64,
+        |s: &mut ddnn_planner::scenario::Scenario| {
+            s.hardware.precision = ddnn_planner::hardware::Precision::Fp16
+        },
+    ] {
+        let mut t = s.clone();
+        edit(&mut t);
+        assert_ne!(inputs_key(&t), key);
+    }
+}

@@ -26,4 +26,4 @@ pub mod section;
 pub mod sim;
 pub mod trace;
 
-pub use model::Li;
+pub use model::{inputs_key, Li};
