@@ -159,9 +159,22 @@ struct Node {
 /// their PS, amounts per profiled step and node.
 struct Graph {
     nodes: Vec<Node>,
-    amounts: Vec<Vec<f64>>,
+    /// Each node's dependents, `dependents[first[i]..first[i + 1]]`: one
+    /// array, so a completion walks contiguous memory.
+    first: Vec<u32>,
+    dependents: Vec<u32>,
+    /// Amount of node `i` in profiled step `k`: `amounts[k * nodes + i]`.
+    amounts: Vec<f64>,
+    steps: usize,
     roots: Vec<u32>,
     placement: Vec<u16>,
+}
+
+impl Graph {
+    #[inline]
+    fn amount(&self, sample: usize, node: u32) -> f64 {
+        self.amounts[sample * self.nodes.len() + node as usize]
+    }
 }
 
 /// Variables placed greedily by bytes in creation order, each onto the PS
@@ -304,26 +317,33 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
     let amounts = profile
         .steps
         .iter()
-        .map(|row| {
-            nodes
-                .iter()
-                .map(|node| {
-                    let v = row.get(node.op as usize).copied().unwrap_or(0.0);
-                    if node.parse {
-                        alpha * v + beta
-                    } else {
-                        v
-                    }
-                })
-                .collect()
+        .flat_map(|row| {
+            nodes.iter().map(move |node| {
+                let v = row.get(node.op as usize).copied().unwrap_or(0.0);
+                if node.parse {
+                    alpha * v + beta
+                } else {
+                    v
+                }
+            })
         })
         .collect();
     let roots = (0..nodes.len() as u32)
         .filter(|&i| nodes[i as usize].deps == 0)
         .collect();
+    let mut first = Vec::with_capacity(nodes.len() + 1);
+    let mut dependents = Vec::new();
+    for node in &mut nodes {
+        first.push(dependents.len() as u32);
+        dependents.append(&mut node.dependents);
+    }
+    first.push(dependents.len() as u32);
     Graph {
         nodes,
+        first,
+        dependents,
         amounts,
+        steps: profile.steps.len(),
         roots,
         placement,
     }
@@ -393,6 +413,18 @@ struct Sim<'a> {
 }
 
 impl Sim<'_> {
+    /// An idle slot with work: a first-in, first-out slot serves now (what
+    /// it takes is the same as after the instant); a link that picks by
+    /// rank waits until every stream ready at this instant has joined.
+    #[inline]
+    fn wake(&mut self, w: u32, s: usize) {
+        if s > self.m && matches!(self.setup.flow, Flow::Off(_)) {
+            self.kick.push((w, s));
+        } else {
+            self.serve(w, s);
+        }
+    }
+
     /// Serves every idle slot that got work at this instant.
     fn kick_all(&mut self) {
         // Two buffers swapped, so no event allocates.
@@ -409,6 +441,7 @@ impl Sim<'_> {
         self.kicking = kicks;
     }
 
+    #[inline]
     fn slot_index(&self, s: Slot) -> Option<usize> {
         let m = self.m;
         match s {
@@ -420,6 +453,7 @@ impl Sim<'_> {
         }
     }
 
+    #[inline]
     fn tracing(&self, worker: u32) -> bool {
         self.workers[worker as usize].started <= self.setup.trace_steps
             && self.segments.len() < MAX_SEGMENTS
@@ -442,7 +476,7 @@ impl Sim<'_> {
     }
 
     fn start_step(&mut self, w: u32) {
-        let k = self.g.amounts.len() as u64;
+        let k = self.g.steps as u64;
         let ws = &mut self.workers[w as usize];
         ws.started += 1;
         ws.sample = (draw(self.setup.seed, w, ws.started) % k) as usize;
@@ -455,9 +489,10 @@ impl Sim<'_> {
         }
     }
 
+    #[inline]
     fn enqueue(&mut self, w: u32, node: u32) {
         let ws = &self.workers[w as usize];
-        let amount = self.g.amounts[ws.sample][node as usize];
+        let amount = self.g.amount(ws.sample, node);
         match self.slot_index(self.g.nodes[node as usize].slot) {
             None => {
                 let t = self.t;
@@ -470,14 +505,14 @@ impl Sim<'_> {
                     left: amount,
                     served: false,
                 });
-                // Served once every op ready at this instant is queued.
                 if !ws.busy[s] {
-                    self.kick.push((w, s));
+                    self.wake(w, s);
                 }
             }
         }
     }
 
+    #[inline]
     fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, time: f64) {
         self.seq += 1;
         self.heap.push(Event {
@@ -504,7 +539,12 @@ impl Sim<'_> {
             _ => (!ws.queues[s].is_empty()).then_some(0),
         };
         let Some(i) = pick else { return };
-        let Some(item) = ws.queues[s].remove(i) else {
+        let taken = if i == 0 {
+            ws.queues[s].pop_front()
+        } else {
+            ws.queues[s].remove(i)
+        };
+        let Some(item) = taken else {
             return;
         };
         ws.busy[s] = true;
@@ -535,6 +575,7 @@ impl Sim<'_> {
         });
     }
 
+    #[inline]
     fn advance(&mut self, to: f64) {
         self.links.advance(to);
         self.t = to;
@@ -542,7 +583,8 @@ impl Sim<'_> {
 
     fn done(&mut self, w: u32, node: u32) {
         let g = self.g;
-        for &d in &g.nodes[node as usize].dependents {
+        let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
+        for &d in &g.dependents[a as usize..b as usize] {
             let ws = &mut self.workers[w as usize];
             ws.remaining[d as usize] -= 1;
             if ws.remaining[d as usize] == 0 {
@@ -585,15 +627,20 @@ impl Sim<'_> {
                         Some(s) => Lane::Ps((s - 1) as u16),
                     };
                     // Compute is not shared: it began its own time earlier.
-                    let amount =
-                        self.g.amounts[self.workers[e.worker as usize].sample][e.node as usize];
+                    let amount = self
+                        .g
+                        .amount(self.workers[e.worker as usize].sample, e.node);
                     self.record(e.worker, e.node, e.time - amount, e.time, lane);
                 }
                 if let Some(s) = slot {
                     self.workers[e.worker as usize].busy[s] = false;
-                    self.kick.push((e.worker, s));
                 }
                 self.done(e.worker, e.node);
+                if let Some(s) = slot {
+                    if !self.workers[e.worker as usize].busy[s] {
+                        self.wake(e.worker, s);
+                    }
+                }
             }
             if tl <= t {
                 let mut done = std::mem::take(&mut self.done_chunks);
@@ -629,7 +676,9 @@ impl Sim<'_> {
         } else {
             self.done(c.worker, c.node);
         }
-        self.kick.push((c.worker, s));
+        if !self.workers[c.worker as usize].busy[s] {
+            self.wake(c.worker, s);
+        }
     }
 }
 
@@ -663,7 +712,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         kick: Vec::new(),
         kicking: Vec::new(),
     };
-    if setup.steps > 0 && !g.amounts.is_empty() {
+    if setup.steps > 0 && g.steps > 0 {
         sim.run();
     }
     let batch = f64::from(profile.batch);
