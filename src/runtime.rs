@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::{evaluate, Unavailable, MODELS};
+use crate::models::{evaluate_streamed, Unavailable, MODELS};
 use crate::report::csv::csv;
 use crate::report::Report;
 use crate::scenario::codec::encode_link;
@@ -73,6 +73,15 @@ pub enum FromWorker {
         model: String,
         done: usize,
         total: usize,
+    },
+    /// A model's report so far (`done` of `total` parts), while it goes
+    /// on computing; its `Result` follows.
+    Partial {
+        id: u64,
+        model: String,
+        report: Box<Report>,
+        done: u32,
+        total: u32,
     },
     /// One model's outcome.
     Result {
@@ -192,7 +201,15 @@ impl Server {
                 total,
             }));
             let start = now();
-            let result = evaluate(*model, scenario);
+            let result = evaluate_streamed(*model, scenario, &mut |r, done, total| {
+                post(encode(&FromWorker::Partial {
+                    id,
+                    model: model_id.clone(),
+                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+                    done,
+                    total,
+                }))
+            });
             let elapsed_ms = now() - start;
             let outcome = match &result {
                 Ok(r) => Outcome::Report {
@@ -242,7 +259,7 @@ pub fn serve(request: &str, post: &mut dyn FnMut(String), now: &dyn Fn() -> f64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::evaluate_all;
+    use crate::models::{evaluate, evaluate_all};
 
     fn run(request: &str) -> Vec<FromWorker> {
         let mut out = Vec::new();
@@ -250,6 +267,57 @@ mod tests {
         out.iter()
             .map(|m| serde_json::from_str(m).unwrap_or_else(|e| panic!("{e}: {m}")))
             .collect()
+    }
+
+    #[test]
+    fn a_model_in_parts_sends_its_report_as_it_grows() {
+        let mut s = crate::models::li::presets::example();
+        let mut set: crate::models::li::section::LiSettings = s.section("li").unwrap_or_default();
+        set.steps = 40;
+        set.warmup = 4;
+        set.max_workers = 3;
+        set.seed = 99;
+        s.set_section("li", &set);
+        let msgs = run(&encode(&ToWorker::Evaluate {
+            id: 5,
+            scenario: Box::new(s),
+        }));
+        let parts: Vec<(u32, u32, usize)> = msgs
+            .iter()
+            .filter_map(|m| match m {
+                FromWorker::Partial {
+                    model,
+                    report,
+                    done,
+                    total,
+                    ..
+                } if model == "li" => Some((
+                    *done,
+                    *total,
+                    report.table("throughput").map_or(0, |t| t.rows.len()),
+                )),
+                _ => None,
+            })
+            .collect();
+        // W = 1 and 2 as they finish, one more row each; then the result.
+        assert_eq!(parts, [(1, 3, 1), (2, 3, 2)]);
+        let last = msgs
+            .iter()
+            .rposition(|m| matches!(m, FromWorker::Partial { .. }));
+        let result = msgs
+            .iter()
+            .position(|m| matches!(m, FromWorker::Result { model, .. } if model == "li"));
+        assert!(last < result);
+        match &msgs[result.unwrap_or(0)] {
+            FromWorker::Result {
+                outcome: Outcome::Report { report },
+                ..
+            } => {
+                assert_eq!(report.table("throughput").map(|t| t.rows.len()), Some(3));
+                assert_eq!(report.downloads.len(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

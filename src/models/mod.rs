@@ -37,6 +37,16 @@ pub trait Model: Sync {
     }
     /// The model's report, assuming `s` passed `validate_for(self)`.
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable>;
+    /// The same, for a model that computes in parts (a simulation over
+    /// worker counts): `partial(report so far, parts done, parts)` after
+    /// each part, so the page shows the result growing.
+    fn report_streamed(
+        &self,
+        s: &Scenario,
+        _partial: &mut dyn FnMut(Report, u32, u32),
+    ) -> Result<Report, Unavailable> {
+        self.report(s)
+    }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.
     fn assumes(&self) -> &'static str {
@@ -172,6 +182,19 @@ pub fn evaluate(model: &dyn Model, s: &Scenario) -> Result<Report, Unavailable> 
         return Err(Unavailable::Invalid { errors });
     }
     model.report(s)
+}
+
+/// `evaluate` with the model's partial reports on the way.
+pub fn evaluate_streamed(
+    model: &dyn Model,
+    s: &Scenario,
+    partial: &mut dyn FnMut(Report, u32, u32),
+) -> Result<Report, Unavailable> {
+    let errors = s.validate_for(model);
+    if !errors.is_empty() {
+        return Err(Unavailable::Invalid { errors });
+    }
+    model.report_streamed(s, partial)
 }
 
 /// Every model's outcome, in registry order.

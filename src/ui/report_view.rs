@@ -110,7 +110,12 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
         >
             <h2>{slot.model.name()} <span class="hint">" — " {slot.model.about()}</span></h2>
             <Show when=move || pending.get() && !cancelled()>
-                <p class="pending-note" data-testid=format!("{id}-pending")>"updating… the figures below are from the previous inputs"</p>
+                <p class="pending-note" data-testid=format!("{id}-pending")>
+                    {move || match slot.partial.get() {
+                        Some((done, total)) => format!("computing… {done} of {total} parts done; the figures below are the part computed so far"),
+                        None => "updating… the figures below are from the previous inputs".to_string(),
+                    }}
+                </p>
             </Show>
             <Show when=cancelled>
                 <div class="stale" role="status" data-testid=format!("{id}-cancelled")>

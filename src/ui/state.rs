@@ -34,6 +34,9 @@ pub struct ModelSlot {
     /// the inputs are invalid or being computed, and is cleared when
     /// inputs go missing.
     pub last_good: RwSignal<Option<Arc<Report>>>,
+    /// While a model that computes in parts is still at it: parts done
+    /// and in all (its report so far is `outcome`).
+    pub partial: RwSignal<Option<(u32, u32)>>,
 }
 
 /// A model's report, or why there is none, as the page holds it.
@@ -53,6 +56,7 @@ impl ModelSlot {
             outcome,
             computed: RwSignal::new(0),
             last_good,
+            partial: RwSignal::new(None),
         }
     }
 
@@ -194,6 +198,12 @@ impl AppState {
                     }
                 })
             });
+            // A computation in parts that an edit replaced is not going on.
+            for slot in state.models.get_value() {
+                if slot.partial.get_untracked().is_some() {
+                    slot.partial.set(None);
+                }
+            }
             state.revision.set(rev);
         });
     }
@@ -212,6 +222,23 @@ impl AppState {
                 done,
                 total,
             })),
+            FromWorker::Partial {
+                id,
+                model,
+                report,
+                done,
+                total,
+            } => {
+                // Shown as it grows, still marked as being computed.
+                let Some(slot) = self.slot(&model) else {
+                    return;
+                };
+                if id != self.revision.get_untracked() {
+                    return;
+                }
+                slot.partial.set(Some((done, total)));
+                slot.outcome.set(Some(Ok(Arc::new(*report))));
+            }
             FromWorker::Result {
                 id, model, outcome, ..
             } => {
@@ -222,6 +249,7 @@ impl AppState {
                     return;
                 }
                 let outcome = outcome.into_result().map(Arc::new).map_err(Arc::new);
+                slot.partial.set(None);
                 slot.computed.set(id);
                 slot.outcome.set(Some(outcome));
             }

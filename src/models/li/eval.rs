@@ -185,6 +185,15 @@ pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusa
 }
 
 pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
+    evaluate_streamed(s, &mut |_, _, _| {})
+}
+
+/// `evaluate`, calling `partial(evaluation so far, W done, W in all)`
+/// after each worker count.
+pub fn evaluate_streamed(
+    s: &Scenario,
+    partial: &mut dyn FnMut(&LiEvaluation, u32, u32),
+) -> Result<LiEvaluation, Unusable> {
     let (set, profile, generated, base) = prepare(s)?;
     let (servers, bytes_per_s) = (base.servers, base.bytes_per_s);
     let batch = f64::from(profile.batch);
@@ -201,29 +210,6 @@ pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
         .map(|i| profile.mean_amount(i))
         .sum();
     let t_c = down / bytes_per_s;
-    let mut points = Vec::new();
-    let mut u_1 = 0.0;
-    for w in 1..=set.max_workers {
-        let spread = spread(&profile, &base, w, set.seeds);
-        if w == 1 {
-            u_1 = spread.down_busy;
-        }
-        let wf = f64::from(w);
-        points.push(Point {
-            workers: w,
-            mean: spread.mean,
-            min: spread.min,
-            max: spread.max,
-            cynthia: wf * batch / (t_p * (wf * u_1).max(1.0) + 2.0 * t_c),
-            down_busy: spread.down_busy,
-            up_busy: spread.up_busy,
-        });
-    }
-    let best = points.iter().map(|p| p.mean).fold(0.0, f64::max);
-    let saturation = points
-        .iter()
-        .find(|p| p.mean >= 0.95 * best)
-        .map_or(1, |p| p.workers);
     let timeline_workers = set.timeline_workers.min(set.max_workers).max(1);
     let timeline = simulate(
         &profile,
@@ -232,22 +218,49 @@ pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
             steps: set.steps.min(3),
             warmup: 0,
             trace_steps: 3,
-            ..base
+            ..base.clone()
         },
     );
-    Ok(LiEvaluation {
+    let total = set.max_workers;
+    let mut e = LiEvaluation {
         settings: set,
         profile,
         generated,
         servers,
         bytes_per_s,
-        points,
+        points: Vec::new(),
         link_bound,
-        saturation,
+        saturation: 1,
         t_p,
         t_c,
-        u_1,
+        u_1: 0.0,
         timeline,
         timeline_workers,
-    })
+    };
+    for w in 1..=total {
+        let spread = spread(&e.profile, &base, w, e.settings.seeds);
+        if w == 1 {
+            e.u_1 = spread.down_busy;
+        }
+        let wf = f64::from(w);
+        e.points.push(Point {
+            workers: w,
+            mean: spread.mean,
+            min: spread.min,
+            max: spread.max,
+            cynthia: wf * batch / (t_p * (wf * e.u_1).max(1.0) + 2.0 * t_c),
+            down_busy: spread.down_busy,
+            up_busy: spread.up_busy,
+        });
+        let best = e.points.iter().map(|p| p.mean).fold(0.0, f64::max);
+        e.saturation = e
+            .points
+            .iter()
+            .find(|p| p.mean >= 0.95 * best)
+            .map_or(1, |p| p.workers);
+        if w < total {
+            partial(&e, w, total);
+        }
+    }
+    Ok(e)
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use super::eval::evaluate;
+use super::eval::evaluate_streamed;
 use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
@@ -126,6 +126,14 @@ impl Model for Li {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        self.report_streamed(s, &mut |_, _, _| {})
+    }
+
+    fn report_streamed(
+        &self,
+        s: &Scenario,
+        partial: &mut dyn FnMut(Report, u32, u32),
+    ) -> Result<Report, Unavailable> {
         // The page evaluates every model on every edit: a simulation of
         // seconds reruns only when an input it reads has changed.
         let key = inputs_key(s);
@@ -136,7 +144,15 @@ impl Model for Li {
                 }
             }
         }
-        let r = evaluate(s).map(|e| build(s, &e)).map_err(Unavailable::from);
+        let r = evaluate_streamed(s, &mut |e, done, total| {
+            // The curve so far; the trace file comes with the whole result.
+            let mut r = build(s, e);
+            r.downloads.clear();
+            r.subject = format!("{} (W = 1 to {done} of {total} so far)", r.subject);
+            partial(r, done, total);
+        })
+        .map(|e| build(s, &e))
+        .map_err(Unavailable::from);
         if let Ok(mut last) = LAST.lock() {
             *last = Some((key, r.clone()));
         }
