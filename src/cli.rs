@@ -308,14 +308,10 @@ fn simulate(a: &SimulateArgs) -> Result<(), String> {
         (import.apply)(&mut s, &read_text(p)?).map_err(|e| format!("{p}: {e}"))?;
     }
     let (set, profile, _, base) = prepare(&s).map_err(|u| {
-        let errs = match u {
-            Ok(needs) => needs,
-            Err(errors) => errors,
-        };
-        errs.iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let u = Unavailable::from(u);
+        text::unavailable("Li et al.", u.errors(), u.is_missing())
+            .trim_end()
+            .to_string()
     })?;
     let (from, to) = match &a.workers {
         Some(r) => worker_range(r)?,

@@ -184,15 +184,6 @@ impl Server {
     ) {
         let total = MODELS.len();
         for (done, model) in MODELS.iter().enumerate() {
-            // The address follows after the first model's numbers, not
-            // after a simulation that may run for seconds (compressing a
-            // large scenario takes a while too).
-            if done == 1 {
-                post(encode(&FromWorker::Link {
-                    id,
-                    fragment: encode_link(scenario).map_err(|e| e.to_string()),
-                }));
-            }
             let model_id = model.id().to_string();
             post(encode(&FromWorker::Progress {
                 id,
@@ -234,6 +225,15 @@ impl Server {
                 outcome,
                 elapsed_ms,
             }));
+            // The address follows the first model's numbers, not a
+            // simulation that may run for seconds (compressing a large
+            // scenario takes a while too).
+            if done == 0 {
+                post(encode(&FromWorker::Link {
+                    id,
+                    fragment: encode_link(scenario).map_err(|e| e.to_string()),
+                }));
+            }
         }
         let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
         self.last_good.sort_by_key(order);

@@ -67,16 +67,13 @@ pub fn LiInputs() -> impl IntoView {
     let upload = move |ev: web_sys::Event| {
         spawn_local(async move {
             match read_upload(&ev).await {
-                Some(Ok((name, text))) => match serde_json::from_str::<Profile>(&text) {
-                    Ok(p) => match p.validate().first() {
-                        None => {
-                            problem.set(None);
-                            note.set(Some(format!("{name}: {} ops read", p.ops.len())));
-                            state.section_edit(ID, |c: &mut LiSettings| c.profile = Some(p));
-                        }
-                        Some(m) => problem.set(Some(format!("{name}: {m}"))),
-                    },
-                    Err(e) => problem.set(Some(format!("{name}: not a profile ({e})"))),
+                Some(Ok((name, text))) => match Profile::from_json(&text) {
+                    Ok(p) => {
+                        problem.set(None);
+                        note.set(Some(format!("{name}: {} ops read", p.ops.len())));
+                        state.section_edit(ID, |c: &mut LiSettings| c.profile = Some(p));
+                    }
+                    Err(m) => problem.set(Some(format!("{name}: {m}"))),
                 },
                 Some(Err(e)) => problem.set(Some(e)),
                 None => {}

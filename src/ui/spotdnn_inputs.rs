@@ -30,18 +30,13 @@ use crate::scenario::Scenario;
 
 /// Edits the section in one scenario update (one undo step).
 fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut SpotDnnSettings)) {
-    sc.update(|s| {
-        let mut c = settings(s);
-        f(&mut c);
-        s.set_section(ID, &c);
-    });
+    super::state::edit_section(sc, ID, f);
 }
 
 /// Messages for exactly `field` of the section (a prefix would mix
 /// `measured[1]` with `measured[10]`).
 fn at(state: AppState, field: impl Into<String>) -> Signal<Vec<String>> {
-    let field = format!("models.{ID}{}", field.into());
-    Signal::derive(move || state.errors_where(|f| f == field))
+    state.section_errors(ID, field)
 }
 
 /// `keep` with the workload part (what a preset sets) taken from `w`.

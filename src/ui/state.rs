@@ -39,6 +39,18 @@ pub struct ModelSlot {
     pub partial: RwSignal<Option<(u32, u32)>>,
 }
 
+/// Edits model `id`'s own section of `sc` in one update (one undo step).
+pub fn edit_section<T>(sc: RwSignal<Scenario>, id: &'static str, f: impl FnOnce(&mut T))
+where
+    T: DeserializeOwned + Serialize + Default,
+{
+    sc.update(|s| {
+        let mut section: T = s.section(id).unwrap_or_default();
+        f(&mut section);
+        s.set_section(id, &section);
+    });
+}
+
 /// A model's report, or why there is none, as the page holds it.
 pub type Outcome = Result<Arc<Report>, Arc<Unavailable>>;
 
@@ -336,18 +348,18 @@ impl AppState {
     where
         T: DeserializeOwned + Serialize + Default,
     {
-        self.scenario.update(|s| {
-            let mut section: T = s.section(id).unwrap_or_default();
-            f(&mut section);
-            s.set_section(id, &section);
-        });
+        edit_section(self.scenario, id, f);
     }
 
     /// The messages for exactly `models.<id><suffix>` (a prefix would mix
     /// `runs[1]` with `runs[10]`), or, when `suffix` ends in `[`, for
     /// every row of that list.
-    pub fn section_errors(&self, id: &'static str, suffix: &str) -> Signal<Vec<String>> {
-        let field = format!("models.{id}{suffix}");
+    pub fn section_errors(
+        &self,
+        id: &'static str,
+        suffix: impl Into<String>,
+    ) -> Signal<Vec<String>> {
+        let field = format!("models.{id}{}", suffix.into());
         let state = *self;
         Signal::derive(move || {
             state.errors_where(|f| f == field || (field.ends_with('[') && f.starts_with(&field)))

@@ -180,22 +180,23 @@ fn the_example_saturates_at_the_link_bound_and_cynthia_predicts_lower() {
     // than measured").
     let s = ddnn_planner::models::li::presets::example();
     let e = ddnn_planner::models::li::eval::evaluate(&s).unwrap_or_else(|e| panic!("{e:?}"));
-    let best = e.points.iter().map(|p| p.mean).fold(0.0, f64::max);
+    let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
     // Steps are counted whole at the window's edges: within 0.5%.
     assert!(best <= e.link_bound * 1.005, "{best} of {}", e.link_bound);
     assert!(best > 0.99 * e.link_bound, "{best} of {}", e.link_bound);
     assert!(e.saturation < 8);
     for p in &e.points {
+        let sim = &p.sim;
         assert!(
-            p.cynthia < p.mean,
+            p.cynthia < sim.mean,
             "W = {}: {} ≥ {}",
-            p.workers,
+            sim.workers,
             p.cynthia,
-            p.mean
+            sim.mean
         );
-        assert!(p.min <= p.mean && p.mean <= p.max);
+        assert!(sim.min <= sim.mean && sim.mean <= sim.max);
     }
     // One worker: exactly the profile's step, the same in every seed.
-    let one = &e.points[0];
+    let one = &e.points[0].sim;
     assert!((one.max - one.min) / one.mean < 0.01);
 }

@@ -11,17 +11,12 @@ use super::sim::{simulate, Flow, Order, Outcome, Parse, Setup};
 use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
+/// One W of the sweep: its simulated spread, and Cynthia's estimate
+/// `WK / (T_p·max(1, W·U_1) + 2T_C)` beside it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Point {
-    pub workers: u32,
-    /// Mean, least and most over the seeds [samples/s].
-    pub mean: f64,
-    pub min: f64,
-    pub max: f64,
-    /// Cynthia's `WK / (T_p·max(1, W·U_1) + 2T_C)`.
+    pub sim: Spread,
     pub cynthia: f64,
-    pub down_busy: f64,
-    pub up_busy: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -238,26 +233,21 @@ pub fn evaluate_streamed(
         timeline_workers,
     };
     for w in 1..=total {
-        let spread = spread(&e.profile, &base, w, e.settings.seeds);
+        let sim = spread(&e.profile, &base, w, e.settings.seeds);
         if w == 1 {
-            e.u_1 = spread.down_busy;
+            e.u_1 = sim.down_busy;
         }
         let wf = f64::from(w);
         e.points.push(Point {
-            workers: w,
-            mean: spread.mean,
-            min: spread.min,
-            max: spread.max,
+            sim,
             cynthia: wf * batch / (t_p * (wf * e.u_1).max(1.0) + 2.0 * t_c),
-            down_busy: spread.down_busy,
-            up_busy: spread.up_busy,
         });
-        let best = e.points.iter().map(|p| p.mean).fold(0.0, f64::max);
+        let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
         e.saturation = e
             .points
             .iter()
-            .find(|p| p.mean >= 0.95 * best)
-            .map_or(1, |p| p.workers);
+            .find(|p| p.sim.mean >= 0.95 * best)
+            .map_or(1, |p| p.sim.workers);
         if w < total {
             partial(&e, w, total);
         }

@@ -18,9 +18,8 @@ pub struct Chunk {
     pub up: bool,
     pub ps: u16,
     pub node: u32,
-    /// Bytes of the stream before this chunk, and whether it was served.
+    /// Bytes of the stream before this chunk.
     pub stream_left: f64,
-    pub served: bool,
     pub size: f64,
     pub start: f64,
     /// Order of starting: ties end in this order.

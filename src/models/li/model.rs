@@ -146,12 +146,12 @@ impl Model for Li {
         }
         let r = evaluate_streamed(s, &mut |e, done, total| {
             // The curve so far; the trace file comes with the whole result.
-            let mut r = build(s, e);
+            let mut r = build(e);
             r.downloads.clear();
             r.subject = format!("{} (W = 1 to {done} of {total} so far)", r.subject);
             partial(r, done, total);
         })
-        .map(|e| build(s, &e))
+        .map(|e| build(&e))
         .map_err(Unavailable::from);
         if let Ok(mut last) = LAST.lock() {
             *last = Some((key, r.clone()));

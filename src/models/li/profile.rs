@@ -68,6 +68,15 @@ pub const MAX_OPS: usize = 100_000;
 pub const MAX_STEPS: usize = 10_000;
 
 impl Profile {
+    /// A profile file's text, read and checked: its first problem, if any.
+    pub fn from_json(text: &str) -> Result<Profile, String> {
+        let p: Profile = serde_json::from_str(text).map_err(|e| format!("not a profile: {e}"))?;
+        match p.validate().into_iter().next() {
+            Some(problem) => Err(problem),
+            None => Ok(p),
+        }
+    }
+
     /// Every problem, each naming the op or step: unknown dependencies,
     /// cycles, amounts that are negative or not numbers, a step of the
     /// wrong length, no steps at all.

@@ -9,9 +9,8 @@ use crate::report::{
     fmt_count, fmt_sig, Axis, Chart, Column, Download, Figure, Marker, Note, Report, Series, Style,
     Table, Unit, Value,
 };
-use crate::scenario::Scenario;
 
-pub fn build(s: &Scenario, e: &LiEvaluation) -> Report {
+pub fn build(e: &LiEvaluation) -> Report {
     Report {
         model: super::section::ID.into(),
         model_name: "Li et al. trace simulation".into(),
@@ -26,7 +25,7 @@ pub fn build(s: &Scenario, e: &LiEvaluation) -> Report {
             e.settings.seeds.max(1)
         ),
         headline: headline(e),
-        figures: figures(s, e),
+        figures: figures(e),
         tables: vec![throughput_table(e)],
         notes: notes(e),
         charts: vec![throughput_chart(e), timeline_chart(e)],
@@ -46,7 +45,12 @@ pub fn build(s: &Scenario, e: &LiEvaluation) -> Report {
 
 fn headline(e: &LiEvaluation) -> Vec<Figure> {
     let mut h = Vec::new();
-    if let Some(best) = e.points.iter().max_by(|a, b| a.mean.total_cmp(&b.mean)) {
+    if let Some(best) = e
+        .points
+        .iter()
+        .map(|p| &p.sim)
+        .max_by(|a, b| a.mean.total_cmp(&b.mean))
+    {
         h.push(
             Figure::new(
                 "throughput-max",
@@ -76,16 +80,15 @@ fn headline(e: &LiEvaluation) -> Vec<Figure> {
         h.push(Figure::new(
             "one-worker",
             "one worker",
-            Value::num(one.mean, Unit::SamplesPerS),
+            Value::num(one.sim.mean, Unit::SamplesPerS),
         ));
     }
     h
 }
 
-fn figures(s: &Scenario, e: &LiEvaluation) -> Vec<Figure> {
+fn figures(e: &LiEvaluation) -> Vec<Figure> {
     let p = &e.profile;
     let set = &e.settings;
-    let _ = s;
     vec![
         Figure::new("profile", "profile", Value::text(p.name.clone())),
         Figure::new("ops", "ops per step", Value::count(p.ops.len() as f64)),
@@ -173,13 +176,13 @@ fn throughput_table(e: &LiEvaluation) -> Table {
             .iter()
             .map(|p| {
                 vec![
-                    Value::count(p.workers),
-                    Value::num(p.mean, Unit::SamplesPerS),
-                    Value::num(p.min, Unit::SamplesPerS),
-                    Value::num(p.max, Unit::SamplesPerS),
+                    Value::count(p.sim.workers),
+                    Value::num(p.sim.mean, Unit::SamplesPerS),
+                    Value::num(p.sim.min, Unit::SamplesPerS),
+                    Value::num(p.sim.max, Unit::SamplesPerS),
                     Value::num(p.cynthia, Unit::SamplesPerS),
-                    Value::num(p.down_busy, Unit::Percent),
-                    Value::num(p.up_busy, Unit::Percent),
+                    Value::num(p.sim.down_busy, Unit::Percent),
+                    Value::num(p.sim.up_busy, Unit::Percent),
                 ]
             })
             .collect(),
@@ -192,7 +195,7 @@ fn throughput_table(e: &LiEvaluation) -> Table {
 }
 
 fn throughput_chart(e: &LiEvaluation) -> Chart {
-    let w: Vec<f64> = e.points.iter().map(|p| f64::from(p.workers)).collect();
+    let w: Vec<f64> = e.points.iter().map(|p| f64::from(p.sim.workers)).collect();
     let col = |f: fn(&super::eval::Point) -> f64| e.points.iter().map(f).collect::<Vec<f64>>();
     let mut markers = vec![Marker::Vertical {
         x: f64::from(e.saturation),
@@ -215,12 +218,22 @@ fn throughput_chart(e: &LiEvaluation) -> Chart {
                 "simulated (mean of seeds)",
                 Style::LinePoints,
                 w.clone(),
-                col(|p| p.mean),
+                col(|p| p.sim.mean),
             ),
-            Series::xy("least of seeds", Style::Points, w.clone(), col(|p| p.min))
-                .hollow(vec![true; w.len()]),
-            Series::xy("most of seeds", Style::Points, w.clone(), col(|p| p.max))
-                .hollow(vec![true; w.len()]),
+            Series::xy(
+                "least of seeds",
+                Style::Points,
+                w.clone(),
+                col(|p| p.sim.min),
+            )
+            .hollow(vec![true; w.len()]),
+            Series::xy(
+                "most of seeds",
+                Style::Points,
+                w.clone(),
+                col(|p| p.sim.max),
+            )
+            .hollow(vec![true; w.len()]),
             Series::xy("Cynthia's estimate", Style::Line, w, col(|p| p.cynthia)),
         ],
         markers,

@@ -568,7 +568,6 @@ impl Sim<'_> {
             ps,
             node: item.node,
             stream_left: item.left,
-            served: item.served,
             size,
             start: t,
             seq: self.seq,

@@ -9,8 +9,8 @@
 //! USD 32.7726/h) are AWS's p4d.24xlarge, the name used here.
 
 use super::section::{Run, StashSettings};
-use crate::hardware::{Cite, Cluster, GpuPeak, Instance, ParameterServer, Pricing, WorkerGroup};
-use crate::scenario::{Goals, Hardware, Scenario, Workload, SCENARIO_VERSION};
+use crate::hardware::{Cite, GpuPeak, Instance, WorkerGroup};
+use crate::scenario::Scenario;
 use crate::workload::presets::network_preset;
 
 const TABLE_I: &str = "Stash Table I (AWS, N. Virginia)";
@@ -268,42 +268,19 @@ pub fn p3_vgg11_runs() -> Vec<Run> {
 /// catalog at on-demand prices, the illustrative P3 runs, 90 epochs of
 /// ImageNet-1k at a global batch of 256, FP16 peaks (mixed precision).
 pub fn p3_example() -> Scenario {
-    let network = network_preset("vgg11")
-        .unwrap_or_else(|| crate::workload::Network::from_layers("VGG-11", Vec::new()));
-    let mut s = Scenario {
-        version: SCENARIO_VERSION,
-        title: String::new(),
-        workload: Workload {
-            network,
-            profile: None,
-            loss: None,
-            loss_curve: None,
-        },
-        hardware: Hardware {
-            catalog: table1_catalog(),
-            cluster: Cluster {
-                workers: vec![WorkerGroup {
-                    instance: "p3.16xlarge".into(),
-                    count: 1,
-                    batch_size: 256,
-                }],
-                ps: ParameterServer {
-                    count: 1,
-                    instance: None,
-                    link_bytes_per_s: Some(25.0 * 1.25e8),
-                    latency_s: 0.0,
-                },
-            },
-            pricing: Pricing::OnDemand,
-            precision: crate::hardware::Precision::Fp16,
-        },
-        goals: Goals {
-            time_s: Some(48.0 * 3600.0),
-            loss: None,
-            budget_usd: None,
-        },
-        models: Default::default(),
-    };
+    let mut s = Scenario::example();
+    if let Some(net) = network_preset("vgg11") {
+        s.workload.network = net;
+    }
+    s.hardware.catalog = table1_catalog();
+    s.hardware.cluster.workers = vec![WorkerGroup {
+        instance: "p3.16xlarge".into(),
+        count: 1,
+        batch_size: 256,
+    }];
+    s.hardware.cluster.ps.link_bytes_per_s = Some(25.0 * 1.25e8);
+    s.hardware.precision = crate::hardware::Precision::Fp16;
+    s.goals.time_s = Some(48.0 * 3600.0);
     s.set_section(
         super::section::ID,
         &StashSettings {

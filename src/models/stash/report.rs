@@ -396,12 +396,9 @@ fn stalls_chart(e: &StashEvaluation) -> Chart {
             }
         };
         if c.machines == 1 {
-            stack(
-                StallKind::Interconnect,
-                c.stall(StallKind::Interconnect)
-                    .map(|_| at + c.stall(StallKind::Interconnect).map_or(0.0, |v| v.seconds)),
-                &mut at,
-            );
+            // Up to run (2), when the stall is defined (runs 1 and 2 agree).
+            let t2 = c.stall(StallKind::Interconnect).and(c.time(2));
+            stack(StallKind::Interconnect, t2, &mut at);
         } else {
             if let Some((_, t2_ref)) = c.reference {
                 if c.stall(StallKind::Network)
