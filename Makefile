@@ -107,7 +107,7 @@ js:
 	  { print }' Cargo.toml > $(JS_CRATE)/Cargo.toml
 	cp Cargo.lock $(JS_CRATE)/Cargo.lock
 	cp docs/js-package.md $(JS_CRATE)/README.md
-	CARGO_TARGET_DIR=$(ROOT)/target wasm-pack build --target web --mode no-install --release \
+	CARGO_TARGET_DIR=$(ROOT)/target wasm-pack build --target web --mode no-install --profile web \
 	  --out-dir $(JS_PKG) --out-name ddnn_planner --no-gitignore $(JS_CRATE) -- --features js
 	@ls -la $(JS_PKG)
 
@@ -177,7 +177,7 @@ bench: tools
 	$(call step,the core timed in headless Chromium (wasm32, release: tests/suite/spotdnn_wasm_bench.rs))
 	@rm -rf $(WASM_TEST_TMP) && mkdir -p $(WASM_TEST_TMP)
 	status=0; TMPDIR=$(WASM_TEST_TMP) $(WASM_TEST_ENV) WASM_BINDGEN_USE_BROWSER=1 \
-	  cargo test --release --target $(WASM_TARGET) --test suite wasm_bench -- --include-ignored --nocapture \
+	  cargo test --profile web --target $(WASM_TARGET) --test suite wasm_bench -- --include-ignored --nocapture \
 	  > $(BENCH_DIR)/wasm.log 2>&1 || status=$$?; \
 	rm -rf $(WASM_TEST_TMP); sed -n 's/^BENCH //p' $(BENCH_DIR)/wasm.log > $(BENCH_DIR)/wasm.jsonl; \
 	cat $(BENCH_DIR)/wasm.jsonl; exit $$status

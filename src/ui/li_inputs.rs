@@ -12,7 +12,7 @@ use super::files::{download_text, read_upload};
 use super::state::AppState;
 use crate::models::li::generate::from_layers;
 use crate::models::li::profile::Profile;
-use crate::models::li::section::{settings, Generate, LiSettings, StreamOrder, ID};
+use crate::models::li::section::{settings, Generate, Granularity, LiSettings, StreamOrder, ID};
 use crate::scenario::Scenario;
 
 fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
@@ -104,6 +104,15 @@ pub fn LiInputs() -> impl IntoView {
     let flow_on = Memo::new(move |_| cfg.with(|c| c.flow_control));
     let occupies = Memo::new(move |_| cfg.with(|c| c.parse_occupies));
     let order = Memo::new(move |_| cfg.with(|c| c.order));
+    let granularity = Memo::new(move |_| {
+        cfg.with(|c| {
+            c.generate
+                .as_ref()
+                .map_or(Granularity::Layer, |g| g.granularity)
+        })
+    });
+    let batch_norm =
+        Memo::new(move |_| cfg.with(|c| c.generate.as_ref().is_some_and(|g| g.batch_norm)));
     view! {
         <section class="panel li" aria-label="Li et al. inputs" data-testid="li-inputs">
             <h2>"Li et al.: asynchronous SGD, simulated from one worker"</h2>
@@ -157,6 +166,31 @@ pub fn LiInputs() -> impl IntoView {
                         integer=true
                         testid="li-profiled-steps"
                     />
+                    <label class="field">
+                        <span class="field-label">"ops and tensors"</span>
+                        <select aria-label="ops and tensors of the generated profile" data-testid="li-granularity"
+                            on:change=move |ev| {
+                                let g = if event_target_value(&ev) == "op" { Granularity::Op } else { Granularity::Layer };
+                                state.section_edit(ID, |c: &mut LiSettings| c.generate.get_or_insert_with(Generate::default).granularity = g)
+                            }>
+                            <option value="layer" prop:selected=move || granularity.get() == Granularity::Layer>"one of each per layer (Fig. 6)"</option>
+                            <option value="op" prop:selected=move || granularity.get() == Granularity::Op>"per op and variable, as TensorFlow records a PS job"</option>
+                        </select>
+                    </label>
+                    <label class="field check">
+                        <input type="checkbox" prop:checked=move || batch_norm.get()
+                            on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut LiSettings| c.generate.get_or_insert_with(Generate::default).batch_norm = on) }
+                            data-testid="li-batch-norm" />
+                        <span>"convolutions followed by BatchNorm (β and moving statistics, no bias)"</span>
+                    </label>
+                    <NumberField
+                        label="worker memory bandwidth, for BatchNorm and ReLU [GB/s]"
+                        value=state.section_get(ID, |c: &LiSettings| c.generate.as_ref().map_or(900.0, |g| g.memory_bytes_per_s / 1e9))
+                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).memory_bytes_per_s = v * 1e9)
+                        errors=at(state, ".generate.memory_bytes_per_s")
+                        testid="li-memory-rate"
+                        help="used per op only: BatchNorm makes 3 passes over a layer's output, ReLU 2, backward twice forward"
+                    />
                 </div>
             </Show>
             <h3>"Transfers (Sec. 3.2)"</h3>
@@ -196,6 +230,7 @@ pub fn LiInputs() -> impl IntoView {
                                     let o = match event_target_value(&ev).as_str() {
                                         "reverse" => StreamOrder::Reverse,
                                         "random" => StreamOrder::Random,
+                                        "critical" => StreamOrder::CriticalPath,
                                         _ => StreamOrder::Profiled,
                                     };
                                     state.section_edit(ID, |c: &mut LiSettings| c.order = o)
@@ -203,6 +238,7 @@ pub fn LiInputs() -> impl IntoView {
                                 <option value="profiled" prop:selected=move || order.get() == StreamOrder::Profiled>"as profiled"</option>
                                 <option value="reverse" prop:selected=move || order.get() == StreamOrder::Reverse>"reverse"</option>
                                 <option value="random" prop:selected=move || order.get() == StreamOrder::Random>"random (from the seed)"</option>
+                                <option value="critical" prop:selected=move || order.get() == StreamOrder::CriticalPath>"critical path first"</option>
                             </select>
                         </label>
                     }>

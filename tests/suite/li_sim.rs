@@ -325,3 +325,31 @@ fn an_edit_the_simulation_does_not_read_keeps_its_inputs_key() {
         assert_ne!(inputs_key(&t), key);
     }
 }
+
+#[test]
+fn critical_path_first_serves_the_longer_path_first() {
+    // Two pushes at once, flow control off: 'a' (1 MB) feeds nothing, 'b'
+    // (1 MB) feeds a 10 s update. Critical path first sends 'b' first, so
+    // the update starts at 1 s and the step ends at 11 s; profile order
+    // sends 'a' first and the step ends at 12 s.
+    let p = Profile {
+        name: "cp".into(),
+        batch: 1,
+        ops: vec![
+            op("a", Resource::Uplink, &[]),
+            op("b", Resource::Uplink, &[]),
+            op("apply b", Resource::Ps, &[1]),
+        ],
+        steps: vec![vec![1e6, 1e6, 10.0]],
+    };
+    let ranks = ddnn_planner::models::li::eval::critical_path_ranks(&p, 1e6);
+    assert_eq!(ranks, vec![2, 0, 1]);
+    let run = |order: Order| {
+        let mut s = setup(1, 1e6, 1);
+        s.warmup = 0;
+        s.flow = Flow::Off(order);
+        simulate(&p, &s).end_s
+    };
+    assert!(close(run(Order::Ranks(ranks)), 11.0));
+    assert!(close(run(Order::Profiled), 12.0));
+}

@@ -15,6 +15,7 @@ mod cynthia_properties;
 mod finite_reports;
 mod golden;
 mod layer_table_import;
+mod li_generate;
 mod li_properties;
 mod li_sim;
 mod paleo_import;

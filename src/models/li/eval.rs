@@ -90,7 +90,56 @@ fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unusabl
     ))
 }
 
-pub fn setup_of(set: &LiSettings, servers: u32, bytes_per_s: f64) -> Setup {
+/// Ranks by critical path: ops by the longest path from their start to
+/// the step's end (mean amounts; a transfer takes `bytes / B`), longest
+/// first, ties in profile order.
+pub fn critical_path_ranks(profile: &Profile, bytes_per_s: f64) -> Vec<u32> {
+    let n = profile.ops.len();
+    let own: Vec<f64> = (0..n)
+        .map(|i| {
+            let a = profile.mean_amount(i);
+            if profile.ops[i].resource.is_link() {
+                a / bytes_per_s
+            } else {
+                a
+            }
+        })
+        .collect();
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, op) in profile.ops.iter().enumerate() {
+        for &d in &op.deps {
+            if let Some(v) = dependents.get_mut(d as usize) {
+                v.push(j);
+            }
+        }
+    }
+    // A validated profile is acyclic: a reverse topological order by
+    // repeatedly taking ops whose dependents are all done.
+    let mut left: Vec<usize> = dependents.iter().map(Vec::len).collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&i| left[i] == 0).collect();
+    let mut path = vec![0.0f64; n];
+    while let Some(i) = ready.pop() {
+        path[i] = own[i] + dependents[i].iter().map(|&j| path[j]).fold(0.0, f64::max);
+        for &d in &profile.ops[i].deps {
+            let d = d as usize;
+            if d < n {
+                left[d] -= 1;
+                if left[d] == 0 {
+                    ready.push(d);
+                }
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| path[b].total_cmp(&path[a]).then(a.cmp(&b)));
+    let mut ranks = vec![0u32; n];
+    for (rank, i) in order.into_iter().enumerate() {
+        ranks[i] = rank as u32;
+    }
+    ranks
+}
+
+pub fn setup_of(set: &LiSettings, profile: &Profile, servers: u32, bytes_per_s: f64) -> Setup {
     Setup {
         workers: 1,
         servers,
@@ -107,6 +156,9 @@ pub fn setup_of(set: &LiSettings, servers: u32, bytes_per_s: f64) -> Setup {
                 StreamOrder::Profiled => Order::Profiled,
                 StreamOrder::Reverse => Order::Reverse,
                 StreamOrder::Random => Order::Random,
+                StreamOrder::CriticalPath => {
+                    Order::Ranks(critical_path_ranks(profile, bytes_per_s))
+                }
             })
         },
         steps: set.steps,
@@ -175,7 +227,7 @@ pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusa
             "the PS link's bandwidth (typed, or the PS instance's network)",
         ));
     };
-    let base = setup_of(&set, ps.count.max(1), bytes_per_s);
+    let base = setup_of(&set, &profile, ps.count.max(1), bytes_per_s);
     Ok((set, profile, generated, base))
 }
 

@@ -73,10 +73,13 @@ pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
     rate
 }
 
-/// A chunk waiting to end at virtual mark `end`.
+/// A chunk waiting to end at virtual mark `end`; the chunk itself waits in
+/// the slab at `slot` (the heap moves marks on every push and pop, so they
+/// stay small).
 struct Mark {
     end: f64,
-    chunk: Chunk,
+    seq: u64,
+    slot: u32,
 }
 
 impl PartialEq for Mark {
@@ -88,9 +91,7 @@ impl Eq for Mark {}
 impl Ord for Mark {
     // Least mark first in a max-heap; equal marks in start order.
     fn cmp(&self, o: &Self) -> Ordering {
-        o.end
-            .total_cmp(&self.end)
-            .then(o.chunk.seq.cmp(&self.chunk.seq))
+        o.end.total_cmp(&self.end).then(o.seq.cmp(&self.seq))
     }
 }
 impl PartialOrd for Mark {
@@ -119,6 +120,12 @@ pub struct Links {
     bytes_per_s: f64,
     /// One PS: downlink and uplink.
     equal: [Equal; 2],
+    /// One PS: the chunks in service, by slot, and the free slots.
+    slab: Vec<Chunk>,
+    free: Vec<u32>,
+    /// When the next chunk ends (`INFINITY` with none): it changes only
+    /// when a chunk starts or ends, so it is kept rather than recomputed.
+    next_at: f64,
     /// Several PS.
     running: Vec<Running>,
     /// Time busy per PS and direction [s].
@@ -133,6 +140,9 @@ impl Links {
             servers,
             bytes_per_s,
             equal: [Equal::default(), Equal::default()],
+            slab: Vec::new(),
+            free: Vec::new(),
+            next_at: f64::INFINITY,
             running: Vec::new(),
             down_busy: vec![0.0; servers],
             up_busy: vec![0.0; servers],
@@ -144,12 +154,25 @@ impl Links {
         self.servers <= 1
     }
 
+    /// Starts `chunk` at its start time (no earlier than the last event).
     pub fn start(&mut self, chunk: Chunk) {
+        self.advance(chunk.start);
         if self.one() {
+            let slot = match self.free.pop() {
+                Some(i) => {
+                    self.slab[i as usize] = chunk;
+                    i
+                }
+                None => {
+                    self.slab.push(chunk);
+                    (self.slab.len() - 1) as u32
+                }
+            };
             let e = &mut self.equal[usize::from(chunk.up)];
             e.marks.push(Mark {
                 end: e.clock + chunk.size,
-                chunk,
+                seq: chunk.seq,
+                slot,
             });
         } else {
             self.running.push(Running {
@@ -159,10 +182,19 @@ impl Links {
             });
             self.rates(chunk.up);
         }
+        self.update_next();
     }
 
     /// When the next chunk ends, if any is in service.
     pub fn next(&self) -> Option<f64> {
+        (self.next_at < f64::INFINITY).then_some(self.next_at)
+    }
+
+    fn update_next(&mut self) {
+        self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
+    }
+
+    fn compute_next(&self) -> Option<f64> {
         if self.one() {
             let b = self.bytes_per_s;
             self.equal
@@ -180,8 +212,9 @@ impl Links {
         }
     }
 
-    /// Serves every chunk in service up to `to`.
-    pub fn advance(&mut self, to: f64) {
+    /// Serves every chunk in service up to `to`: done lazily, when a chunk
+    /// starts or ends, since nothing in between changes the links.
+    fn advance(&mut self, to: f64) {
         let dt = to - self.now;
         if dt > 0.0 {
             if self.one() {
@@ -219,18 +252,20 @@ impl Links {
 
     /// The chunks that end now (the earliest, and any within rounding of
     /// it), in the order they started, into `out`.
-    pub fn take_done(&mut self, out: &mut Vec<Chunk>) {
+    pub fn take_done(&mut self, t: f64, out: &mut Vec<Chunk>) {
         out.clear();
-        let t = self.now;
+        self.advance(t);
         if self.one() {
             let b = self.bytes_per_s;
             for e in &mut self.equal {
                 let n = e.marks.len() as f64;
                 while let Some(m) = e.marks.peek() {
                     let at = self.now + (m.end - e.clock).max(0.0) * n / b;
-                    if at <= t + 1e-12 * t.max(1e-9) || m.end - e.clock <= 1e-12 * m.chunk.size {
+                    let chunk = self.slab[m.slot as usize];
+                    if at <= t + 1e-12 * t.max(1e-9) || m.end - e.clock <= 1e-12 * chunk.size {
                         if let Some(m) = e.marks.pop() {
-                            out.push(m.chunk);
+                            out.push(chunk);
+                            self.free.push(m.slot);
                         }
                     } else {
                         break;
@@ -258,6 +293,7 @@ impl Links {
             }
         }
         out.sort_by_key(|c| c.seq);
+        self.update_next();
     }
 
     fn rates(&mut self, up: bool) {

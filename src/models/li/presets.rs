@@ -3,8 +3,12 @@
 //! (the paper profiles a real run; this example has none to ship), W = 1
 //! to 8 at the paper's 1000 steps and 50 warm-up, three seeds.
 
-use super::section::{Generate, LiSettings, ID};
+use super::generate::from_layers;
+use super::profile::Profile;
+use super::section::{Generate, Granularity, LiSettings, ID};
 use crate::scenario::Scenario;
+use crate::workload::table::parse_layer_table;
+use crate::workload::Network;
 
 pub fn example() -> Scenario {
     let mut s = Scenario::example();
@@ -23,4 +27,39 @@ pub fn example() -> Scenario {
         },
     );
     s
+}
+
+/// Inception v3's layer table (94 convolutions, each followed by BatchNorm
+/// and ReLU, and the classifier; no auxiliary head): 21,751,136
+/// convolution weights and 17,216 BatchNorm channels, as Keras counts them.
+pub const INCEPTION_V3_LAYERS: &str =
+    include_str!("../../../public/examples/inception-v3-layers.csv");
+
+/// The stated device of the Inception-sized example: a V100's FP32 peak
+/// [FLOP/s] at half of it achieved, its HBM2 bandwidth [B/s], 32 samples
+/// per step, the PS applying updates at 10 GB/s, three profiled steps.
+pub const INCEPTION_RATE: f64 = 15.7e12;
+
+pub fn inception_v3_generate() -> Generate {
+    Generate {
+        granularity: Granularity::Op,
+        batch_norm: true,
+        memory_bytes_per_s: 900e9,
+        profiled_steps: 3,
+        ..Generate::default()
+    }
+}
+
+/// The Inception-v3-sized example profile, per op (378 tensors, 1,512 ops),
+/// as shipped in `public/examples/inception-v3.profile.json`.
+pub fn inception_v3_profile() -> Result<Profile, String> {
+    let layers = parse_layer_table(INCEPTION_V3_LAYERS).map_err(|e| e.to_string())?;
+    let net = Network::from_layers("Inception v3", layers);
+    Ok(from_layers(
+        &net,
+        INCEPTION_RATE,
+        32,
+        &inception_v3_generate(),
+        1,
+    ))
 }

@@ -138,7 +138,7 @@ fn figures(e: &LiEvaluation) -> Vec<Figure> {
                     fmt_sig(set.window_bytes / 1e6)
                 )
             } else {
-                format!("flow control off, {:?} order", set.order).to_lowercase()
+                format!("flow control off, streams {}", set.order.word())
             }),
         ),
         Figure::new(

@@ -71,6 +71,53 @@ pub struct Generate {
     /// Profiled steps to make.
     #[serde(default = "default_profiled")]
     pub profiled_steps: u32,
+    /// One op of each kind per layer, or ops and tensors as a framework's
+    /// profiler records them.
+    #[serde(default, skip_serializing_if = "Granularity::is_layer")]
+    pub granularity: Granularity,
+    /// Convolutions are followed by BatchNorm (β and moving statistics in
+    /// place of a bias) and every convolution by a ReLU.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub batch_norm: bool,
+    /// The worker's memory bandwidth [B/s], which times the memory-bound
+    /// BatchNorm and ReLU ops.
+    #[serde(
+        default = "default_memory_rate",
+        skip_serializing_if = "is_default_memory_rate"
+    )]
+    pub memory_bytes_per_s: f64,
+}
+
+/// How finely a generated profile splits a layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Granularity {
+    /// Per layer: one downlink, forward, backward, uplink and PS update of
+    /// its weights and biases together (Fig. 6).
+    #[default]
+    Layer,
+    /// Per op, as TensorFlow's timeline shows a PS job: one tensor per
+    /// variable (weights; biases, or BatchNorm's β, moving mean and moving
+    /// variance), and convolution, BatchNorm and ReLU each a forward and a
+    /// backward op.
+    Op,
+}
+
+impl StreamOrder {
+    pub fn word(self) -> &'static str {
+        match self {
+            StreamOrder::Profiled => "in profile order",
+            StreamOrder::Reverse => "in reverse order",
+            StreamOrder::Random => "in random order",
+            StreamOrder::CriticalPath => "critical path first",
+        }
+    }
+}
+
+impl Granularity {
+    fn is_layer(&self) -> bool {
+        *self == Granularity::Layer
+    }
 }
 
 impl Default for Generate {
@@ -80,6 +127,9 @@ impl Default for Generate {
             ps_bytes_per_s: default_ps_rate(),
             jitter: default_jitter(),
             profiled_steps: default_profiled(),
+            granularity: Granularity::Layer,
+            batch_norm: false,
+            memory_bytes_per_s: default_memory_rate(),
         }
     }
 }
@@ -93,6 +143,8 @@ pub enum StreamOrder {
     Reverse,
     /// A random order drawn from the seed.
     Random,
+    /// The stream with the longest path to the step's end first.
+    CriticalPath,
 }
 
 fn yes() -> bool {
@@ -130,6 +182,12 @@ fn default_jitter() -> f64 {
 }
 fn default_profiled() -> u32 {
     20
+}
+fn default_memory_rate() -> f64 {
+    900e9
+}
+fn is_default_memory_rate(v: &f64) -> bool {
+    *v == default_memory_rate()
 }
 
 impl Default for LiSettings {
@@ -170,6 +228,8 @@ pub const ACHIEVED: Bounds = Bounds::plain(1e-4, 1.0);
 pub const PS_RATE: Bounds = Bounds::shown(1e6, 1e13, 1e9, "GB/s");
 pub const JITTER: Bounds = Bounds::plain(0.0, 0.9);
 pub const PROFILED: Bounds = Bounds::plain(1.0, 1000.0);
+/// Worker memory bandwidth: 1 GB/s to 100 TB/s, typed in GB/s.
+pub const MEMORY_RATE: Bounds = Bounds::shown(1e9, 1e14, 1e9, "GB/s");
 
 /// Checks of the section, at `models.li.<field>`: ranges and the profile's
 /// own form (cycles, unknown ops, negative amounts).
@@ -223,6 +283,12 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             "profiled steps",
             PROFILED,
             f64::from(g.profiled_steps),
+        );
+        check(
+            "generate.memory_bytes_per_s",
+            "memory bandwidth",
+            MEMORY_RATE,
+            g.memory_bytes_per_s,
         );
     }
     if c.warmup >= c.steps {

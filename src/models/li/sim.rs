@@ -30,7 +30,7 @@
 //! started).
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use serde::Serialize;
 
@@ -137,7 +137,7 @@ pub fn draw(seed: u64, worker: u32, step: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Slot {
     Worker,
     Ps(u16),
@@ -168,6 +168,11 @@ struct Graph {
     steps: usize,
     roots: Vec<u32>,
     placement: Vec<u16>,
+    /// Per node: it is on a compute slot whose every op has no dependents
+    /// (a PS applying updates, typically). Such a slot is a first-in,
+    /// first-out server nothing waits on, so an op's end is known when it
+    /// is queued and needs no event.
+    leaf: Vec<bool>,
 }
 
 impl Graph {
@@ -338,6 +343,17 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
         dependents.append(&mut node.dependents);
     }
     first.push(dependents.len() as u32);
+    let mut has_dependents: HashMap<Slot, bool> = HashMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        *has_dependents.entry(n.slot).or_default() |= first[i] != first[i + 1];
+    }
+    let leaf = nodes
+        .iter()
+        .map(|n| {
+            matches!(n.slot, Slot::Worker | Slot::Ps(_))
+                && !has_dependents.get(&n.slot).copied().unwrap_or(true)
+        })
+        .collect();
     Graph {
         nodes,
         first,
@@ -346,6 +362,7 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
         steps: profile.steps.len(),
         roots,
         placement,
+        leaf,
     }
 }
 
@@ -364,6 +381,9 @@ struct WorkerState {
     /// Worker, PS_i, DOWN_i, UP_i.
     queues: Vec<VecDeque<Item>>,
     busy: Vec<bool>,
+    /// When each leaf slot is next free, and the latest end of a leaf op.
+    free_at: Vec<f64>,
+    leaf_end: f64,
     ends: Vec<f64>,
 }
 
@@ -379,6 +399,9 @@ struct Event {
 }
 
 const NO_SLOT: u32 = u32::MAX;
+/// The node of an event that ends a worker's step once its last leaf op
+/// is done.
+const STEP_END: u32 = u32::MAX;
 
 impl Eq for Event {}
 
@@ -493,7 +516,31 @@ impl Sim<'_> {
     fn enqueue(&mut self, w: u32, node: u32) {
         let ws = &self.workers[w as usize];
         let amount = self.g.amount(ws.sample, node);
-        match self.slot_index(self.g.nodes[node as usize].slot) {
+        let slot = self.slot_index(self.g.nodes[node as usize].slot);
+        if let (true, Some(s)) = (self.g.leaf[node as usize], slot) {
+            let ws = &mut self.workers[w as usize];
+            let start = ws.free_at[s].max(self.t);
+            let end = start + amount;
+            ws.free_at[s] = end;
+            ws.leaf_end = ws.leaf_end.max(end);
+            self.events += 1;
+            let lane = if s == 0 {
+                Lane::Worker
+            } else {
+                Lane::Ps((s - 1) as u16)
+            };
+            self.record(w, node, start, end, lane);
+            // Never the step's end here: that is always an event, so a
+            // step of zero-length leaves cannot recurse into the next.
+            let ws = &mut self.workers[w as usize];
+            ws.left -= 1;
+            if ws.left == 0 {
+                let at = ws.leaf_end.max(self.t);
+                self.push(w, STEP_END, None, at);
+            }
+            return;
+        }
+        match slot {
             None => {
                 let t = self.t;
                 self.push(w, node, None, t + amount);
@@ -574,12 +621,6 @@ impl Sim<'_> {
         });
     }
 
-    #[inline]
-    fn advance(&mut self, to: f64) {
-        self.links.advance(to);
-        self.t = to;
-    }
-
     fn done(&mut self, w: u32, node: u32) {
         let g = self.g;
         let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
@@ -593,10 +634,20 @@ impl Sim<'_> {
         let ws = &mut self.workers[w as usize];
         ws.left -= 1;
         if ws.left == 0 {
-            ws.ends.push(self.t);
-            if ws.started < self.setup.steps {
-                self.start_step(w);
+            if ws.leaf_end > self.t {
+                let at = ws.leaf_end;
+                self.push(w, STEP_END, None, at);
+            } else {
+                self.step_over(w);
             }
+        }
+    }
+
+    fn step_over(&mut self, w: u32) {
+        let ws = &mut self.workers[w as usize];
+        ws.ends.push(self.t);
+        if ws.started < self.setup.steps {
+            self.start_step(w);
         }
     }
 
@@ -614,9 +665,13 @@ impl Sim<'_> {
             // One instant: every compute completion, then every chunk
             // that ends, then the idle resources take their next ops.
             let t = tc.min(tl);
-            self.advance(t);
+            self.t = t;
             while self.heap.peek().is_some_and(|e| e.time <= t) {
                 let Some(e) = self.heap.pop() else { break };
+                if e.node == STEP_END {
+                    self.step_over(e.worker);
+                    continue;
+                }
                 self.events += 1;
                 let slot = (e.slot != NO_SLOT).then_some(e.slot as usize);
                 if self.tracing(e.worker) {
@@ -643,7 +698,7 @@ impl Sim<'_> {
             }
             if tl <= t {
                 let mut done = std::mem::take(&mut self.done_chunks);
-                self.links.take_done(&mut done);
+                self.links.take_done(t, &mut done);
                 self.events += done.len() as u64;
                 for &c in &done {
                     self.finish_chunk(c);
@@ -698,6 +753,8 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
                 left: 0,
                 queues: (0..slots).map(|_| VecDeque::new()).collect(),
                 busy: vec![false; slots],
+                free_at: vec![0.0; slots],
+                leaf_end: 0.0,
                 ends: Vec::with_capacity(setup.steps as usize),
             })
             .collect(),

@@ -74,7 +74,7 @@ export async function run(ctx) {
   await page.waitForFunction(() => /W = 1 to 4/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || ''), null, { timeout: 60_000 });
   const all = page.locator(`${ID('results-li')} details`, { hasText: 'All figures' }).first();
   if (!(await all.evaluate((d) => d.open))) await all.locator('summary').click();
-  assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, reverse order/);
+  assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, streams in reverse order/);
   assert.ok((await text(page, 'li-one-worker')).length > 0 && before.length > 0);
 
   // A shared link reproduces the figures.
