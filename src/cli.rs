@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::models::{by_id, evaluate_all, Model, Unavailable, MODELS};
 use crate::report::{csv::csv, text};
-use crate::scenario::codec::{decode_fragment, encode_fragment};
+use crate::scenario::codec::{decode_fragment, encode_link};
 use crate::scenario::import::{
     apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
 };
@@ -403,7 +403,14 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
         Command::Simulate(a) => simulate(&a).map(|()| (String::new(), false)),
         Command::Url { scenario, base } => {
             let s = read_scenario(&scenario)?;
-            let frag = encode_fragment(&s);
+            let (shared, left_out) = crate::models::for_link(&s);
+            for l in &left_out {
+                eprintln!(
+                    "note: {} is too large for a link: the link names it, and whoever opens it attaches the file",
+                    l.what
+                );
+            }
+            let frag = encode_link(&shared).map_err(|e| e.to_string())?;
             Ok((
                 match base {
                     Some(b) => format!("{b}#{frag}"),

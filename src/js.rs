@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::models::{evaluate_all, Need, Unavailable, MODELS};
 use crate::report::{plotly, Chart, Report, Value as ReportValue};
-use crate::scenario::codec::{decode_fragment, encode_fragment};
+use crate::scenario::codec::decode_fragment;
 use crate::scenario::Scenario;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -276,7 +276,8 @@ pub fn encode(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
 ) -> Result<String, JsError> {
     panic_hook();
-    read_scenario(scenario).map(|s| encode_fragment(&s))
+    read_scenario(scenario)
+        .and_then(|s| crate::models::encode_share(&s).map_err(|e| JsError::new(&e.to_string())))
 }
 
 /// The scenario a share fragment carries; takes `s1.…`, `#s1.…` or a

@@ -24,10 +24,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::models::encode_share;
 use crate::models::{evaluate_streamed, Unavailable, MODELS};
 use crate::report::csv::csv;
 use crate::report::Report;
-use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// What the page asks of the worker.
@@ -231,7 +231,7 @@ impl Server {
             if done == 0 {
                 post(encode(&FromWorker::Link {
                     id,
-                    fragment: encode_link(scenario).map_err(|e| e.to_string()),
+                    fragment: encode_share(scenario).map_err(|e| e.to_string()),
                 }));
             }
         }

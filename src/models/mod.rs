@@ -14,7 +14,8 @@ pub mod zeng;
 use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
-use crate::scenario::{FieldError, Scenario};
+use crate::scenario::codec::encode_link;
+use crate::scenario::{FieldError, Scenario, ScenarioError};
 
 /// What one model needs to say about a scenario.
 pub trait Model: Sync {
@@ -68,6 +69,56 @@ pub trait Model: Sync {
     fn imports(&self) -> &'static [Import] {
         &[]
     }
+    /// Leaves out of a share link what is too large to travel in one,
+    /// naming it instead (the scenario file keeps everything), and returns
+    /// what it left out, for the page to keep.
+    fn shrink_for_link(&self, _s: &mut Scenario) -> Vec<LeftOut> {
+        Vec::new()
+    }
+    /// Puts back what a link left out from the copies the page kept
+    /// (`saved(key)`), and says what it restored.
+    fn restore_after_link(
+        &self,
+        _s: &mut Scenario,
+        _saved: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        None
+    }
+}
+
+/// An input a share link names but does not carry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    /// Where the page keeps its copy (local storage).
+    pub key: String,
+    pub json: String,
+    /// What it is, in words ("Li et al.'s profile 'x' (1,512 ops)").
+    pub what: String,
+}
+
+/// The scenario as a share link carries it (each model's large inputs
+/// named, not carried), and what was left out.
+pub fn for_link(s: &Scenario) -> (Scenario, Vec<LeftOut>) {
+    let mut s = s.clone();
+    let left_out = MODELS
+        .iter()
+        .flat_map(|m| m.shrink_for_link(&mut s))
+        .collect();
+    (s, left_out)
+}
+
+/// The share link's fragment of `s` (`codec::encode_link` of `for_link`).
+pub fn encode_share(s: &Scenario) -> Result<String, ScenarioError> {
+    encode_link(&for_link(s).0)
+}
+
+/// Puts back into `s` what its link left out, from `saved`; what was
+/// restored, one sentence per input.
+pub fn restore_after_link(s: &mut Scenario, saved: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    MODELS
+        .iter()
+        .filter_map(|m| m.restore_after_link(s, saved))
+        .collect()
 }
 
 /// A file of one model's inputs: `apply` reads its text into the scenario

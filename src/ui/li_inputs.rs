@@ -11,6 +11,7 @@ use super::fields::{FieldErrors, NumberField};
 use super::files::{download_text, read_upload};
 use super::state::AppState;
 use crate::models::li::generate::from_layers;
+use crate::models::li::link::{attach_message, upload_note};
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{settings, Generate, Granularity, LiSettings, StreamOrder, ID};
 use crate::scenario::Scenario;
@@ -43,11 +44,16 @@ fn current_profile(s: &Scenario) -> Option<Profile> {
 pub fn LiInputs() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
-    let cfg = Memo::new(move |_| sc.with(settings));
+    let cfg = state.section_memo::<LiSettings>(ID);
     let problem = RwSignal::new(None::<String>);
     let note = RwSignal::new(None::<String>);
     let source = Memo::new(move |_| {
         cfg.with(|c| match (&c.profile, &c.generate) {
+            (None, _) if c.profile_ref.is_some() => c
+                .profile_ref
+                .as_ref()
+                .map(attach_message)
+                .unwrap_or_default(),
             (Some(p), _) => format!(
                 "profile '{}': {} ops, {} profiled steps, batch {}",
                 p.name,
@@ -70,8 +76,15 @@ pub fn LiInputs() -> impl IntoView {
                 Some(Ok((name, text))) => match Profile::from_json(&text) {
                     Ok(p) => {
                         problem.set(None);
-                        note.set(Some(format!("{name}: {} ops read", p.ops.len())));
-                        state.section_edit(ID, |c: &mut LiSettings| c.profile = Some(p));
+                        let named = cfg.with_untracked(|c| c.profile_ref.clone());
+                        let vs_link = upload_note(named.as_ref(), &p)
+                            .map(|m| format!(": {m}"))
+                            .unwrap_or_default();
+                        note.set(Some(format!("{name}: {} ops read{vs_link}", p.ops.len())));
+                        state.section_edit(ID, |c: &mut LiSettings| {
+                            c.profile = Some(p);
+                            c.profile_ref = None;
+                        });
                     }
                     Err(m) => problem.set(Some(format!("{name}: {m}"))),
                 },
@@ -85,6 +98,7 @@ pub fn LiInputs() -> impl IntoView {
         note.set(None);
         state.section_edit(ID, |c: &mut LiSettings| {
             c.profile = None;
+            c.profile_ref = None;
             c.generate = Some(c.generate.clone().unwrap_or_default());
         });
     };

@@ -1,6 +1,8 @@
 //! The page's state: one scenario signal, each registry model's outcome
 //! and last good report, and the URL fragment kept in step with it.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -19,6 +21,30 @@ use crate::scenario::{FieldError, Scenario};
 /// What upgrading an older link changed, for the banner.
 pub fn upgrade_banner(notes: &[String]) -> Option<String> {
     (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// A link's scenario, with what the link left out (a large profile) put
+/// back from this browser's copies; its notes say what was upgraded or
+/// put back.
+fn open_link(frag: &str) -> Result<crate::scenario::Loaded, crate::scenario::ScenarioError> {
+    let mut l = read_fragment(frag)?;
+    let st = local_storage();
+    let saved = |key: &str| st.as_ref().and_then(|st| st.get_item(key).ok().flatten());
+    l.notes
+        .extend(crate::models::restore_after_link(&mut l.scenario, &saved));
+    Ok(l)
+}
+
+/// Keeps in this browser what the scenario's link leaves out, so opening
+/// that link here (a reload, Back) puts it back.
+fn keep_left_out(s: &Scenario) {
+    let Some(st) = local_storage() else { return };
+    for l in crate::models::for_link(s).1 {
+        if st.get_item(&l.key).ok().flatten().is_none() {
+            // Full storage: the link still names the file to attach.
+            let _ = st.set_item(&l.key, &l.json);
+        }
+    }
 }
 
 /// One registry model on the page.
@@ -135,14 +161,21 @@ pub struct AppState {
     address_bar: StoredValue<AddressBar, LocalStorage>,
     link_too_large: StoredValue<bool>,
     runtime: StoredValue<Option<Runtime>, LocalStorage>,
+    /// Each model section read once per scenario change (`section_memo`),
+    /// by (section id, type), and the owner they live under: a section
+    /// can hold a 1 MB profile, too much to read again for every field.
+    section_memos: StoredValue<SectionMemos, LocalStorage>,
+    owner: StoredValue<Owner, LocalStorage>,
 }
+
+type SectionMemos = HashMap<(&'static str, TypeId), Box<dyn Any>>;
 
 impl AppState {
     pub fn new() -> Self {
         let view = RwSignal::new(read_view());
         let (initial, banner, kept) = match read_hash() {
             None => (Scenario::example(), None, false),
-            Some(frag) => match read_fragment(&frag) {
+            Some(frag) => match open_link(&frag) {
                 Ok(l) => (l.scenario, upgrade_banner(&l.notes), false),
                 Err(e) => (
                     Scenario::example(),
@@ -176,6 +209,8 @@ impl AppState {
             address_bar: StoredValue::new_local(AddressBar::default()),
             link_too_large: StoredValue::new(false),
             runtime: StoredValue::new_local(None),
+            section_memos: StoredValue::new_local(HashMap::new()),
+            owner: StoredValue::new_local(Owner::current().unwrap_or_default()),
         };
         state.sync_url(kept);
         state.track_history();
@@ -319,11 +354,35 @@ impl AppState {
     /// A field of model `id`'s own section, for an input.
     pub fn section_get<T, V>(&self, id: &'static str, get: fn(&T) -> V) -> Signal<V>
     where
-        T: DeserializeOwned + Default + 'static,
+        T: DeserializeOwned + Default + PartialEq + Clone + Send + Sync + 'static,
         V: Clone + Send + Sync + 'static,
     {
+        let section = self.section_memo::<T>(id);
+        Signal::derive(move || section.with(get))
+    }
+
+    /// Model `id`'s section, read once per scenario change however many
+    /// fields show it; the memo lives as long as the page.
+    pub fn section_memo<T>(&self, id: &'static str) -> Memo<T>
+    where
+        T: DeserializeOwned + Default + PartialEq + Clone + Send + Sync + 'static,
+    {
+        let key = (id, TypeId::of::<T>());
+        let known = self.section_memos.with_value(|m| {
+            m.get(&key)
+                .and_then(|b| b.downcast_ref::<Memo<T>>().copied())
+        });
+        if let Some(memo) = known {
+            return memo;
+        }
         let sc = self.scenario;
-        Signal::derive(move || sc.with(|s| get(&s.section::<T>(id).unwrap_or_default())))
+        let memo = self.owner.with_value(|o| {
+            o.with(|| Memo::new(move |_| sc.with(|s| s.section::<T>(id).unwrap_or_default())))
+        });
+        self.section_memos.update_value(|m| {
+            m.insert(key, Box::new(memo));
+        });
+        memo
     }
 
     /// Writes a field of model `id`'s own section.
@@ -425,7 +484,7 @@ impl AppState {
             if state.current_link().as_deref() == Some(frag.as_str()) {
                 return;
             }
-            match read_fragment(&frag) {
+            match open_link(&frag) {
                 Ok(l) => {
                     state.banner.set(upgrade_banner(&l.notes));
                     state.scenario.set(l.scenario);
@@ -476,6 +535,7 @@ impl AppState {
                 if let Some(st) = local_storage() {
                     let _ = st.set_item(SAVED_KEY, &frag);
                 }
+                self.scenario.with_untracked(keep_left_out);
                 self.address_bar.with_value(|a| a.show(frag));
             }
             Err(e) => {
@@ -531,7 +591,7 @@ impl AppState {
     /// the machine) and offers the last one back on a visit without a link.
     fn offer_saved(&self) {
         if let Some(frag) = local_storage().and_then(|st| st.get_item(SAVED_KEY).ok().flatten()) {
-            if let Ok(l) = read_fragment(&frag) {
+            if let Ok(l) = open_link(&frag) {
                 let example = Scenario::example();
                 if l.scenario != example {
                     self.saved.set(Some((l.scenario.display_title(), frag)));
@@ -543,7 +603,7 @@ impl AppState {
     /// Opens the scenario saved at the last visit.
     pub fn restore_saved(&self) {
         if let Some((_, frag)) = self.saved.get_untracked() {
-            if let Ok(l) = read_fragment(&frag) {
+            if let Ok(l) = open_link(&frag) {
                 self.scenario.set(l.scenario);
             }
         }

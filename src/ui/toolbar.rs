@@ -7,8 +7,8 @@ use super::expect_state;
 use super::files::file_stem;
 use super::files::{download_text, read_upload};
 use super::state::{hash_params, page_url, upgrade_banner, Embed};
+use crate::models::encode_share;
 use crate::runtime::ExportFormat;
-use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// The example scenarios shipped in `public/examples/`.
@@ -58,7 +58,7 @@ pub fn Toolbar() -> impl IntoView {
             state.flush_address();
             let made = state.current_link().map(Ok);
             let url = match made
-                .unwrap_or_else(|| sc.with_untracked(encode_link).map_err(|e| e.to_string()))
+                .unwrap_or_else(|| sc.with_untracked(encode_share).map_err(|e| e.to_string()))
             {
                 Ok(frag) => {
                     let url = page_url(embed != Embed::No, &format!("{frag}{}", hash_params()));

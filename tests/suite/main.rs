@@ -16,6 +16,7 @@ mod finite_reports;
 mod golden;
 mod layer_table_import;
 mod li_generate;
+mod li_link;
 mod li_properties;
 mod li_sim;
 mod paleo_import;

@@ -52,6 +52,12 @@ fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unusabl
     if let Some(p) = &set.profile {
         return Ok((p.clone(), false));
     }
+    if let Some(r) = &set.profile_ref {
+        return Err(missing(
+            &format!("models.{ID}.profile"),
+            &super::link::attach_message(r),
+        ));
+    }
     let Some(g) = &set.generate else {
         return Err(missing(
             &format!("models.{ID}.profile"),

@@ -17,6 +17,7 @@
 
 pub mod eval;
 pub mod generate;
+pub mod link;
 pub mod links;
 mod model;
 pub mod presets;

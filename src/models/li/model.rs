@@ -40,15 +40,11 @@ const IMPORTS: [Import; 1] = [Import {
     key: "profile",
     what: "a one-worker profile JSON (ops with resource, deps, tensor; amounts per profiled step)",
     apply: |s, text| {
-        let p: super::profile::Profile =
-            serde_json::from_str(text).map_err(|e| format!("not a profile: {e}"))?;
-        let problems = p.validate();
-        if let Some(first) = problems.first() {
-            return Err(first.clone());
-        }
+        let p = super::profile::Profile::from_json(text)?;
         let n = p.ops.len();
         let mut c = section::settings(s);
         c.profile = Some(p);
+        c.profile_ref = None;
         s.set_section(section::ID, &c);
         Ok(format!("a profile of {n} ops"))
     },
@@ -123,6 +119,18 @@ impl Model for Li {
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
         section::validate(s)
+    }
+
+    fn shrink_for_link(&self, s: &mut Scenario) -> Vec<crate::models::LeftOut> {
+        super::link::shrink(s)
+    }
+
+    fn restore_after_link(
+        &self,
+        s: &mut Scenario,
+        saved: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        super::link::restore(s, saved)
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {

@@ -77,6 +77,19 @@ impl Profile {
         }
     }
 
+    /// A content hash (64-bit FNV-1a of the profile's JSON, 16 hex digits):
+    /// the same ops and amounts give the same hash whatever the file's
+    /// layout. It recognises a file, it does not protect against forgery.
+    pub fn content_hash(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in json.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
     /// Every problem, each naming the op or step: unknown dependencies,
     /// cycles, amounts that are negative or not numbers, a step of the
     /// wrong length, no steps at all.

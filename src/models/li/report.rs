@@ -4,7 +4,7 @@
 
 use super::eval::LiEvaluation;
 use super::profile::Resource;
-use super::sim::Lane;
+use super::sim::{Lane, Segment};
 use crate::report::{
     fmt_count, fmt_sig, Axis, Chart, Column, Download, Figure, Marker, Note, Report, Series, Style,
     Table, Unit, Value,
@@ -249,6 +249,76 @@ fn lane_row(worker: u32, lane: Lane) -> (String, &'static str) {
     }
 }
 
+/// Bars per row the timeline draws at most: ops closer than `span / this`
+/// on one row are drawn as one bar (a 1,500-op step would otherwise be
+/// thousands of SVG shapes); the Perfetto file keeps every op.
+const BARS_PER_ROW: f64 = 300.0;
+
+/// One drawn bar: `count` consecutive ops of one row and kind.
+struct Bar<'a> {
+    row: String,
+    kind: &'static str,
+    step: u32,
+    start: f64,
+    end: f64,
+    count: usize,
+    first: &'a str,
+    last: &'a str,
+}
+
+fn bars(e: &LiEvaluation) -> Vec<Bar<'_>> {
+    let mut segments: Vec<_> = e.timeline.segments.iter().collect();
+    let (row_of, kind_of) = (
+        |g: &Segment| lane_row(g.worker, g.lane).0,
+        |g: &Segment| {
+            if g.parse {
+                "parse"
+            } else {
+                lane_row(g.worker, g.lane).1
+            }
+        },
+    );
+    // Worker by worker, so the rows read w1, w2, … in each kind.
+    segments.sort_by(|x, y| {
+        x.worker
+            .cmp(&y.worker)
+            .then(row_of(x).cmp(&row_of(y)))
+            .then(kind_of(x).cmp(kind_of(y)))
+            .then(x.start.total_cmp(&y.start))
+    });
+    let span = e.timeline.end_s.max(f64::MIN_POSITIVE);
+    let gap = span / BARS_PER_ROW;
+    let name = |g: &Segment| {
+        e.profile
+            .ops
+            .get(g.op as usize)
+            .map_or("", |o| o.name.as_str())
+    };
+    let mut out: Vec<Bar> = Vec::new();
+    for g in segments {
+        let (row, kind) = (row_of(g), kind_of(g));
+        if let Some(b) = out.last_mut() {
+            if b.row == row && b.kind == kind && g.start - b.end < gap && g.end - b.start < gap {
+                b.end = b.end.max(g.end);
+                b.count += 1;
+                b.last = name(g);
+                continue;
+            }
+        }
+        out.push(Bar {
+            row,
+            kind,
+            step: g.step,
+            start: g.start,
+            end: g.end,
+            count: 1,
+            first: name(g),
+            last: name(g),
+        });
+    }
+    out
+}
+
 fn timeline_chart(e: &LiEvaluation) -> Chart {
     const KINDS: [(&str, &str); 5] = [
         ("downlink", "#4c78a8"),
@@ -257,34 +327,29 @@ fn timeline_chart(e: &LiEvaluation) -> Chart {
         ("uplink", "#54a24b"),
         ("PS update", "#9d755d"),
     ];
+    let all = bars(e);
+    let merged = all.iter().any(|b| b.count > 1);
     let series = KINDS
         .iter()
         .map(|&(kind, colour)| {
             let mut rows = Vec::new();
             let (mut a, mut b, mut hover) = (Vec::new(), Vec::new(), Vec::new());
-            // Worker by worker, so the rows read w1, w2, … in each kind.
-            let mut segments: Vec<_> = e.timeline.segments.iter().collect();
-            segments.sort_by(|x, y| x.worker.cmp(&y.worker).then(x.start.total_cmp(&y.start)));
-            for g in segments {
-                let (row, k) = lane_row(g.worker, g.lane);
-                let k = if g.parse { "parse" } else { k };
-                if k != kind {
-                    continue;
-                }
-                let name = e
-                    .profile
-                    .ops
-                    .get(g.op as usize)
-                    .map_or("", |o| o.name.as_str());
+            for bar in all.iter().filter(|b| b.kind == kind) {
+                let what = if bar.count == 1 {
+                    bar.first.to_string()
+                } else {
+                    format!("{} ops, {} … {}", bar.count, bar.first, bar.last)
+                };
+                let parse = if kind == "parse" { "parse of " } else { "" };
                 hover.push(format!(
-                    "{row}, step {}: {}{name}, {} s",
-                    g.step,
-                    if g.parse { "parse of " } else { "" },
-                    fmt_sig(g.end - g.start)
+                    "{}, step {}: {parse}{what}, {} s",
+                    bar.row,
+                    bar.step,
+                    fmt_sig(bar.end - bar.start)
                 ));
-                rows.push(row);
-                a.push(g.start);
-                b.push(g.end);
+                rows.push(bar.row.clone());
+                a.push(bar.start);
+                b.push(bar.end);
             }
             Series::segments(kind, rows, a, b)
                 .color(colour)
@@ -294,8 +359,13 @@ fn timeline_chart(e: &LiEvaluation) -> Chart {
     Chart {
         key: "timeline".into(),
         title: format!(
-            "Synthetic trace: the first steps of {} workers",
-            fmt_count(f64::from(e.timeline_workers))
+            "Synthetic trace: the first steps of {} workers{}",
+            fmt_count(f64::from(e.timeline_workers)),
+            if merged {
+                " (ops closer than 1/300 of the span drawn as one bar; the Perfetto file has each)"
+            } else {
+                ""
+            }
         ),
         x: Axis::new("time since the start", Unit::Seconds).from_zero(),
         y: Axis::new("worker and resource", Unit::None),
@@ -312,7 +382,14 @@ fn notes(e: &LiEvaluation) -> Vec<Note> {
     if e.generated {
         n.push(
             Note::info(format!(
-                "The profile is generated from the layer table (not measured): per layer a downlink and an uplink of its weights and biases (4 B each), forward and backward (2 × forward) compute at {}% of the worker's peak, and the PS update at {} GB/s; compute varies by ±{}% between the {} profiled steps.",
+                "The profile is generated from the layer table (not measured): {}, forward and backward (2 × forward) compute at {}% of the worker's peak, and the PS update at {} GB/s; compute varies by ±{}% between the {} profiled steps.",
+                match e.settings.generate.as_ref().map(|g| g.granularity) {
+                    Some(super::section::Granularity::Op) => format!(
+                        "per op and variable ({} ops: weights, biases or BatchNorm's β and moving statistics as separate tensors of 4 B values; BatchNorm and ReLU timed by memory bandwidth)",
+                        e.profile.ops.len()
+                    ),
+                    _ => "per layer a downlink and an uplink of its weights and biases (4 B each)".to_string(),
+                },
                 e.settings.generate.as_ref().map_or(0.0, |g| g.achieved * 100.0),
                 e.settings.generate.as_ref().map_or(0.0, |g| g.ps_bytes_per_s / 1e9),
                 e.settings.generate.as_ref().map_or(0.0, |g| g.jitter * 100.0),

@@ -17,6 +17,9 @@ pub struct LiSettings {
     /// A measured one-worker profile (uploaded or typed JSON).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// A profile too large for a link, named in its place (`models::li::link`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_ref: Option<ProfileRef>,
     /// Without a profile: one generated from the layer table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generate: Option<Generate>,
@@ -51,6 +54,16 @@ pub struct LiSettings {
     /// The W whose synthetic timeline is drawn.
     #[serde(default = "default_timeline")]
     pub timeline_workers: u32,
+}
+
+/// What a link carries instead of a profile too large for it: enough to
+/// say which file to attach and to recognise it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileRef {
+    pub name: String,
+    pub ops: usize,
+    /// `Profile::content_hash`.
+    pub hash: String,
 }
 
 /// A profile built from the layer table: per layer a downlink and an
@@ -194,6 +207,7 @@ impl Default for LiSettings {
     fn default() -> Self {
         LiSettings {
             profile: None,
+            profile_ref: None,
             generate: None,
             alpha_s_per_byte: 0.0,
             beta_s: 0.0,
