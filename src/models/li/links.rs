@@ -106,6 +106,18 @@ struct Equal {
     /// Bytes each active chunk has received since the start.
     clock: f64,
     marks: BinaryHeap<Mark>,
+    /// Each chunk's rate `B/n` [B/s] and its inverse, kept as `n` changes:
+    /// every event reads them, and a division is slow.
+    rate: f64,
+    inv_rate: f64,
+}
+
+impl Equal {
+    fn count_changed(&mut self, b: f64) {
+        let n = self.marks.len() as f64;
+        self.rate = if n > 0.0 { b / n } else { 0.0 };
+        self.inv_rate = if n > 0.0 { n / b } else { 0.0 };
+    }
 }
 
 /// A chunk in service under max-min sharing.
@@ -174,6 +186,7 @@ impl Links {
                 seq: chunk.seq,
                 slot,
             });
+            e.count_changed(self.bytes_per_s);
         } else {
             self.running.push(Running {
                 chunk,
@@ -196,12 +209,11 @@ impl Links {
 
     fn compute_next(&self) -> Option<f64> {
         if self.one() {
-            let b = self.bytes_per_s;
             self.equal
                 .iter()
                 .filter_map(|e| {
                     let m = e.marks.peek()?;
-                    Some(self.now + (m.end - e.clock).max(0.0) * e.marks.len() as f64 / b)
+                    Some(self.now + (m.end - e.clock).max(0.0) * e.inv_rate)
                 })
                 .reduce(f64::min)
         } else {
@@ -219,9 +231,8 @@ impl Links {
         if dt > 0.0 {
             if self.one() {
                 for (d, e) in self.equal.iter_mut().enumerate() {
-                    let n = e.marks.len();
-                    if n > 0 {
-                        e.clock += dt * self.bytes_per_s / n as f64;
+                    if !e.marks.is_empty() {
+                        e.clock += dt * e.rate;
                         if d == 0 {
                             self.down_busy[0] += dt;
                         } else {
@@ -256,11 +267,11 @@ impl Links {
         out.clear();
         self.advance(t);
         if self.one() {
-            let b = self.bytes_per_s;
             for e in &mut self.equal {
-                let n = e.marks.len() as f64;
+                let inv = e.inv_rate;
+                let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
-                    let at = self.now + (m.end - e.clock).max(0.0) * n / b;
+                    let at = self.now + (m.end - e.clock).max(0.0) * inv;
                     let chunk = self.slab[m.slot as usize];
                     if at <= t + 1e-12 * t.max(1e-9) || m.end - e.clock <= 1e-12 * chunk.size {
                         if let Some(m) = e.marks.pop() {
@@ -270,6 +281,9 @@ impl Links {
                     } else {
                         break;
                     }
+                }
+                if e.marks.len() != before {
+                    e.count_changed(self.bytes_per_s);
                 }
             }
         } else {

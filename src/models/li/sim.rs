@@ -547,6 +547,17 @@ impl Sim<'_> {
             }
             Some(s) => {
                 let ws = &mut self.workers[w as usize];
+                let fifo = s <= self.m || matches!(self.setup.flow, Flow::Window(_));
+                if fifo && !ws.busy[s] && ws.queues[s].is_empty() {
+                    // What serving the queue would take: start it now.
+                    let item = Item {
+                        node,
+                        left: amount,
+                        served: false,
+                    };
+                    self.start_item(w, s, item);
+                    return;
+                }
                 ws.queues[s].push_back(Item {
                     node,
                     left: amount,
@@ -574,7 +585,6 @@ impl Sim<'_> {
     /// Starts the next chunk of slot `s` of worker `w`, if any is queued.
     fn serve(&mut self, w: u32, s: usize) {
         let m = self.m;
-        let t = self.t;
         let ws = &mut self.workers[w as usize];
         let link = s > m;
         let pick = match (&self.setup.flow, link) {
@@ -594,8 +604,16 @@ impl Sim<'_> {
         let Some(item) = taken else {
             return;
         };
-        ws.busy[s] = true;
-        if !link {
+        self.start_item(w, s, item);
+    }
+
+    /// Puts `item` in service on slot `s` of worker `w`, now.
+    #[inline]
+    fn start_item(&mut self, w: u32, s: usize, item: Item) {
+        let m = self.m;
+        let t = self.t;
+        self.workers[w as usize].busy[s] = true;
+        if s <= m {
             self.push(w, item.node, Some(s), t + item.left);
             return;
         }
