@@ -11,6 +11,8 @@ pub mod spotdnn;
 pub mod stash;
 pub mod zeng;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
@@ -72,7 +74,8 @@ pub trait Model: Sync {
     /// Leaves out of a share link what is too large to travel in one,
     /// naming it instead (the scenario file keeps everything), and returns
     /// what it left out, for the page to keep.
-    fn shrink_for_link(&self, _s: &mut Scenario) -> Vec<LeftOut> {
+    /// `s` is cloned only if a model changes it (`Cow::to_mut`).
+    fn shrink_for_link(&self, _s: &mut Cow<'_, Scenario>) -> Vec<LeftOut> {
         Vec::new()
     }
     /// Puts back what a link left out from the copies the page kept
@@ -98,8 +101,8 @@ pub struct LeftOut {
 
 /// The scenario as a share link carries it (each model's large inputs
 /// named, not carried), and what was left out.
-pub fn for_link(s: &Scenario) -> (Scenario, Vec<LeftOut>) {
-    let mut s = s.clone();
+pub fn for_link(s: &Scenario) -> (Cow<'_, Scenario>, Vec<LeftOut>) {
+    let mut s = Cow::Borrowed(s);
     let left_out = MODELS
         .iter()
         .flat_map(|m| m.shrink_for_link(&mut s))

@@ -19,6 +19,7 @@ mod li_generate;
 mod li_link;
 mod li_properties;
 mod li_sim;
+mod li_wasm_bench;
 mod paleo_import;
 mod properties;
 mod report_caps;

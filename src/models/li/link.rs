@@ -3,6 +3,8 @@
 //! so the receiver knows which file to attach; the page keeps a copy in
 //! this browser and puts it back when such a link is opened here.
 
+use std::borrow::Cow;
+
 use super::profile::Profile;
 use super::section::{self, ProfileRef, ID};
 use crate::models::LeftOut;
@@ -17,8 +19,9 @@ pub fn storage_key(hash: &str) -> String {
     format!("ddnn-planner.li.profile.{hash}")
 }
 
-/// `s` as its link carries it; the profile it left out, by storage key.
-pub fn shrink(s: &mut Scenario) -> Vec<LeftOut> {
+/// `s` as its link carries it (cloned only when it changes); the profile
+/// it left out.
+pub fn shrink(s: &mut Cow<'_, Scenario>) -> Vec<LeftOut> {
     if !s.models.contains_key(ID) {
         return Vec::new();
     }
@@ -28,9 +31,11 @@ pub fn shrink(s: &mut Scenario) -> Vec<LeftOut> {
     };
     let json = serde_json::to_string(&p).unwrap_or_default();
     if json.len() <= LINK_BYTES {
-        c.profile = Some(p);
-        c.profile_ref = None;
-        s.set_section(ID, &c);
+        if c.profile_ref.is_some() {
+            c.profile = Some(p);
+            c.profile_ref = None;
+            s.to_mut().set_section(ID, &c);
+        }
         return Vec::new();
     }
     let hash = p.content_hash();
@@ -39,7 +44,7 @@ pub fn shrink(s: &mut Scenario) -> Vec<LeftOut> {
         ops: p.ops.len(),
         hash: hash.clone(),
     });
-    s.set_section(ID, &c);
+    s.to_mut().set_section(ID, &c);
     let what = format!(
         "Li et al.'s profile '{}' ({} ops, {} kB of JSON)",
         p.name,

@@ -121,7 +121,10 @@ impl Model for Li {
         section::validate(s)
     }
 
-    fn shrink_for_link(&self, s: &mut Scenario) -> Vec<crate::models::LeftOut> {
+    fn shrink_for_link(
+        &self,
+        s: &mut std::borrow::Cow<'_, Scenario>,
+    ) -> Vec<crate::models::LeftOut> {
         super::link::shrink(s)
     }
 
