@@ -161,8 +161,10 @@ fn an_inception_sized_timeline_draws_few_bars_and_covers_every_op() {
     );
     assert!(bars < 3000, "{bars} bars");
     assert!(
-        chart.title.contains("Perfetto file has each"),
+        chart.title.contains("nearby ops as one bar"),
         "{}",
         chart.title
     );
+    assert!(r.notes.iter().any(|n| n.text.contains("1/300 of its span")
+        && n.text.contains("the Perfetto download has every op")));
 }

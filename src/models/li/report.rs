@@ -362,7 +362,7 @@ fn timeline_chart(e: &LiEvaluation) -> Chart {
             "Synthetic trace: the first steps of {} workers{}",
             fmt_count(f64::from(e.timeline_workers)),
             if merged {
-                " (ops closer than 1/300 of the span drawn as one bar; the Perfetto file has each)"
+                ", nearby ops as one bar"
             } else {
                 ""
             }
@@ -403,6 +403,11 @@ fn notes(e: &LiEvaluation) -> Vec<Note> {
             "With {} PS, variables are placed greedily by bytes in creation order, and the links are shared max-min fairly (each worker's own link is the other constraint): this product's generalisation of the paper's two-PS rule.",
             e.servers
         )).at("hardware.cluster.ps.count"));
+    }
+    if bars(e).iter().any(|b| b.count > 1) {
+        n.push(Note::info(format!(
+            "The synthetic trace draws ops less than 1/{BARS_PER_ROW} of its span apart on one row as one bar (its hover names the first and last); the Perfetto download has every op."
+        )));
     }
     n.push(Note::info(
         "Lin et al.'s queueing estimate, which the paper also compares against, is not drawn: the paper does not give its formula.",
