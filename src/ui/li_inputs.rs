@@ -12,8 +12,10 @@ use super::files::{download_text, read_upload};
 use super::state::AppState;
 use crate::models::li::generate::from_layers;
 use crate::models::li::link::{attach_message, upload_note};
+use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{settings, Generate, Granularity, LiSettings, StreamOrder, ID};
+use crate::report::fmt_sig;
 use crate::scenario::Scenario;
 
 fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
@@ -112,6 +114,29 @@ pub fn LiInputs() -> impl IntoView {
         let text = serde_json::to_string_pretty(&p).unwrap_or_default();
         if let Err(e) = download_text("profile.json", "application/json", &text) {
             problem.set(Some(e));
+        }
+    };
+    let pairs_text =
+        RwSignal::new(cfg.with_untracked(|c| c.parse_pairs.clone().unwrap_or_default()));
+    let fit_note = RwSignal::new(None::<Result<String, String>>);
+    let fit_parse = move |_| {
+        let text = pairs_text.get_untracked();
+        match parse_fit::fit(&text) {
+            Ok(f) => {
+                fit_note.set(Some(Ok(format!(
+                    "α = {} ns/B, β = {} ms from {} pairs (R² = {:.4})",
+                    fmt_sig(f.alpha * 1e9),
+                    fmt_sig(f.beta * 1e3),
+                    f.pairs,
+                    f.r_squared
+                ))));
+                state.section_edit(ID, |c: &mut LiSettings| {
+                    c.alpha_s_per_byte = f.alpha;
+                    c.beta_s = f.beta;
+                    c.parse_pairs = Some(text);
+                });
+            }
+            Err(m) => fit_note.set(Some(Err(m))),
         }
     };
     let generating = Memo::new(move |_| cfg.with(|c| c.profile.is_none() && c.generate.is_some()));
@@ -266,6 +291,20 @@ pub fn LiInputs() -> impl IntoView {
                     />
                 </Show>
             </div>
+            <details class="fit" data-testid="li-parse-fit-box">
+                <summary>"fit α and β from measured (bytes, seconds) pairs"</summary>
+                <p class="hint">"One pair per line: a transfer's size [B] and the time its receiver took to parse it [s]. A least-squares line gives α (slope) and β (intercept)."</p>
+                <textarea rows="4" placeholder="bytes, seconds\n1000000, 0.0012\n8000000, 0.0071"
+                    aria-label="measured parse overheads: bytes, seconds per line"
+                    prop:value=move || cfg.with(|c| c.parse_pairs.clone().unwrap_or_default())
+                    on:change=move |ev| pairs_text.set(event_target_value(&ev))
+                    data-testid="li-parse-pairs"></textarea>
+                <button type="button" class="secondary" on:click=fit_parse data-testid="li-parse-fit">"fit α and β"</button>
+                {move || fit_note.get().map(|r| match r {
+                    Ok(m) => view! { <p class="ok" role="status" data-testid="li-parse-note">{m}</p> }.into_any(),
+                    Err(m) => view! { <p class="field-error" role="alert" data-testid="li-parse-error">{m}</p> }.into_any(),
+                })}
+            </details>
             <h3>"Simulation"</h3>
             <div class="grid2">
                 <NumberField

@@ -15,11 +15,13 @@
 //!
 //! Units: seconds, bytes, bytes/s, samples/s.
 
+pub mod chrome;
 pub mod eval;
 pub mod generate;
 pub mod link;
 pub mod links;
 mod model;
+pub mod parse_fit;
 pub mod presets;
 pub mod profile;
 pub mod report;

@@ -28,6 +28,10 @@ pub struct LiSettings {
     pub alpha_s_per_byte: f64,
     #[serde(default)]
     pub beta_s: f64,
+    /// Measured (bytes, seconds) pairs α and β were last fitted from, as
+    /// typed (CSV), kept so the fit can be checked and redone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parse_pairs: Option<String>,
     /// The overhead occupies the receiver's compute (else a pure delay).
     #[serde(default = "yes")]
     pub parse_occupies: bool,
@@ -211,6 +215,7 @@ impl Default for LiSettings {
             generate: None,
             alpha_s_per_byte: 0.0,
             beta_s: 0.0,
+            parse_pairs: None,
             parse_occupies: true,
             flow_control: true,
             window_bytes: default_window(),

@@ -77,6 +77,29 @@ export async function run(ctx) {
   assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, streams in reverse order/);
   assert.ok((await text(page, 'li-one-worker')).length > 0 && before.length > 0);
 
+  // α and β fitted from measured pairs: the fields take the line's slope
+  // and intercept; pairs that fall with size are refused, the fit stays.
+  await showInputs(page, 'models');
+  const fitBox = page.locator(ID('li-parse-fit-box'));
+  await fitBox.locator('summary').click();
+  await page.locator(ID('li-parse-pairs')).fill('bytes, seconds\n1000000, 0.003\n4000000, 0.009\n8000000, 0.017');
+  await page.locator(ID('li-parse-pairs')).dispatchEvent('change');
+  await page.locator(ID('li-parse-fit')).click();
+  assert.match(await text(page, 'li-parse-note'), /α = 2(\.0+)? ns\/B, β = 1(\.0+)? ms from 3 pairs \(R² = 1\.0000\)/);
+  const near = async (id, want) => {
+    const v = Number(await page.locator(ID(id)).inputValue());
+    assert.ok(Math.abs(v - want) < 1e-9, `${id} shows ${v}, not ${want}`);
+  };
+  await near('li-alpha', 2);
+  await near('li-beta', 1);
+  await page.locator(ID('li-parse-pairs')).fill('1000, 0.005\n2000000, 0.001');
+  await page.locator(ID('li-parse-pairs')).dispatchEvent('change');
+  await page.locator(ID('li-parse-fit')).click();
+  assert.match(await text(page, 'li-parse-error'), /falls as the size grows/);
+  await near('li-alpha', 2);
+  await showView(page, 'li');
+  await page.waitForFunction(() => /W = 1 to 4/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || '') && !document.querySelector('[data-testid="li-pending"]'), null, { timeout: 60_000 });
+
   // A shared link reproduces the figures.
   const head = await text(page, 'li-headline');
   await page.waitForTimeout(400);
