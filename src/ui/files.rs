@@ -30,6 +30,35 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
 /// Reads the first file of an `<input type=file>` event as text, refusing
 /// files over `MAX_UPLOAD_BYTES` before reading them.
 pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String), String>> {
+    let (name, file) = match picked(ev)? {
+        Ok(p) => p,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        gloo_file::futures::read_as_text(&file)
+            .await
+            .map(|t| (name.clone(), t))
+            .map_err(|e| format!("{name}: cannot be read ({e})")),
+    )
+}
+
+/// `read_upload` for a file that may be binary (a gzipped trace).
+pub async fn read_upload_bytes(ev: &web_sys::Event) -> Option<Result<(String, Vec<u8>), String>> {
+    let (name, file) = match picked(ev)? {
+        Ok(p) => p,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        gloo_file::futures::read_as_bytes(&file)
+            .await
+            .map(|b| (name.clone(), b))
+            .map_err(|e| format!("{name}: cannot be read ({e})")),
+    )
+}
+
+/// The file chosen in the input `ev` came from, within the size the page
+/// reads.
+fn picked(ev: &web_sys::Event) -> Option<Result<(String, gloo_file::File), String>> {
     let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
     let file = input.files()?.get(0)?;
     // Let the same file be chosen again after an error.
@@ -43,13 +72,7 @@ pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String),
             MAX_UPLOAD_BYTES / 1024.0 / 1024.0
         )));
     }
-    let file = gloo_file::File::from(file);
-    Some(
-        gloo_file::futures::read_as_text(&file)
-            .await
-            .map(|t| (name.clone(), t))
-            .map_err(|e| format!("{name}: cannot be read ({e})")),
-    )
+    Some(Ok((name, gloo_file::File::from(file))))
 }
 
 /// A file name stem from a scenario title: lower-case words joined by `-`.

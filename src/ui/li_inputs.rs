@@ -170,6 +170,7 @@ pub fn LiInputs() -> impl IntoView {
                 </button>
                 <button type="button" class="secondary" on:click=download data-testid="li-profile-download">"download profile JSON"</button>
             </div>
+            <super::li_trace::LiTrace />
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert" data-testid="li-profile-error">{m}</p> })}
             {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="li-note">{m}</p> })}
             <FieldErrors errors=at(state, ".profile") />

@@ -11,6 +11,7 @@ mod goals_panel;
 mod gpu_fields;
 mod instance_select;
 mod li_inputs;
+mod li_trace;
 mod plotly_js;
 mod report_view;
 mod runtime;

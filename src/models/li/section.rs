@@ -20,6 +20,10 @@ pub struct LiSettings {
     /// A profile too large for a link, named in its place (`models::li::link`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile_ref: Option<ProfileRef>,
+    /// The rules the last Chrome trace was read with (the page's mapping
+    /// screen); the trace itself is not kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_mapping: Option<super::chrome::Mapping>,
     /// Without a profile: one generated from the layer table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generate: Option<Generate>,
@@ -212,6 +216,7 @@ impl Default for LiSettings {
         LiSettings {
             profile: None,
             profile_ref: None,
+            trace_mapping: None,
             generate: None,
             alpha_s_per_byte: 0.0,
             beta_s: 0.0,
