@@ -524,20 +524,10 @@ impl Sim<'_> {
             ws.free_at[s] = end;
             ws.leaf_end = ws.leaf_end.max(end);
             self.events += 1;
-            let lane = if s == 0 {
-                Lane::Worker
-            } else {
-                Lane::Ps((s - 1) as u16)
-            };
-            self.record(w, node, start, end, lane);
+            self.record(w, node, start, end, compute_lane(Some(s)));
             // Never the step's end here: that is always an event, so a
             // step of zero-length leaves cannot recurse into the next.
-            let ws = &mut self.workers[w as usize];
-            ws.left -= 1;
-            if ws.left == 0 {
-                let at = ws.leaf_end.max(self.t);
-                self.push(w, STEP_END, None, at);
-            }
+            self.retire(w, true);
             return;
         }
         match slot {
@@ -649,15 +639,23 @@ impl Sim<'_> {
                 self.enqueue(w, d);
             }
         }
+        self.retire(w, false);
+    }
+
+    /// One op of worker `w`'s step is done. After the last, the step ends
+    /// when its last leaf op does: now, or at a `STEP_END` event (always an
+    /// event when `deferred`).
+    fn retire(&mut self, w: u32, deferred: bool) {
         let ws = &mut self.workers[w as usize];
         ws.left -= 1;
-        if ws.left == 0 {
-            if ws.leaf_end > self.t {
-                let at = ws.leaf_end;
-                self.push(w, STEP_END, None, at);
-            } else {
-                self.step_over(w);
-            }
+        if ws.left != 0 {
+            return;
+        }
+        if deferred || ws.leaf_end > self.t {
+            let at = ws.leaf_end.max(self.t);
+            self.push(w, STEP_END, None, at);
+        } else {
+            self.step_over(w);
         }
     }
 
@@ -693,11 +691,7 @@ impl Sim<'_> {
                 self.events += 1;
                 let slot = (e.slot != NO_SLOT).then_some(e.slot as usize);
                 if self.tracing(e.worker) {
-                    let lane = match slot {
-                        None => Lane::Delay,
-                        Some(0) => Lane::Worker,
-                        Some(s) => Lane::Ps((s - 1) as u16),
-                    };
+                    let lane = compute_lane(slot);
                     // Compute is not shared: it began its own time earlier.
                     let amount = self
                         .g
@@ -751,6 +745,15 @@ impl Sim<'_> {
         if !self.workers[c.worker as usize].busy[s] {
             self.wake(c.worker, s);
         }
+    }
+}
+
+/// The timeline lane of a compute slot (`None`: a pure delay).
+fn compute_lane(slot: Option<usize>) -> Lane {
+    match slot {
+        None => Lane::Delay,
+        Some(0) => Lane::Worker,
+        Some(s) => Lane::Ps((s - 1) as u16),
     }
 }
 
