@@ -11,6 +11,7 @@ pub mod hardware;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod models;
+pub mod parts;
 pub mod report;
 pub mod runtime;
 pub mod scenario;

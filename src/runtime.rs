@@ -24,8 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::encode_share;
-use crate::models::{evaluate_streamed, Unavailable, MODELS};
+use crate::models::{self, by_id, encode_share, evaluate_streamed, Unavailable, MODELS};
 use crate::report::csv::csv;
 use crate::report::Report;
 use crate::scenario::Scenario;
@@ -36,7 +35,31 @@ use crate::scenario::Scenario;
 pub enum ToWorker {
     /// Evaluate every registry model on `scenario`; `id` grows with every
     /// edit, so answers to an older edit are recognised.
-    Evaluate { id: u64, scenario: Box<Scenario> },
+    Evaluate {
+        id: u64,
+        scenario: Box<Scenario>,
+        /// The page has a pool of workers: a model that computes in parts
+        /// answers `Split` instead of computing them here.
+        #[serde(default)]
+        split: bool,
+    },
+    /// Part `part` of `model`'s report of `scenario` (a pool worker).
+    Part {
+        id: u64,
+        model: String,
+        part: u32,
+        scenario: Box<Scenario>,
+    },
+    /// `model`'s report of request `id`'s scenario from the parts done so
+    /// far (`None`: not yet): a `Partial`, or with every part its `Result`.
+    Assemble {
+        id: u64,
+        model: String,
+        parts: Vec<Option<String>>,
+        /// A part that failed: the model's outcome is this.
+        #[serde(default)]
+        failed: Option<Unavailable>,
+    },
     /// Every model's newest whole report (the page holds copies with long
     /// tables cut), as a file; `id` pairs the answer with the request.
     Export { id: u64, format: ExportFormat },
@@ -90,7 +113,18 @@ pub enum FromWorker {
         outcome: Outcome,
         elapsed_ms: f64,
     },
-    /// Every model of request `id` has answered.
+    /// `model` computes in `parts` parts: the page shares them out to its
+    /// pool (`Part`) and sends them back (`Assemble`) for its report.
+    Split { id: u64, model: String, parts: u32 },
+    /// A pool worker's part, or why it failed.
+    PartDone {
+        id: u64,
+        model: String,
+        part: u32,
+        text: Result<String, Unavailable>,
+    },
+    /// Every model of request `id` has answered (a split model answers
+    /// when its parts are assembled).
     Done { id: u64 },
     /// The results file of request `id`, or why there is none.
     Export {
@@ -135,15 +169,19 @@ impl Outcome {
     }
 }
 
-/// `ToWorker::Evaluate` written straight from a borrowed scenario (the
-/// page sends one per edit; no copy of a large scenario).
-pub fn evaluate_request(id: u64, scenario: &Scenario) -> String {
-    #[derive(Serialize)]
-    #[serde(rename_all = "snake_case")]
-    enum Request<'a> {
-        Evaluate { id: u64, scenario: &'a Scenario },
-    }
-    encode(&Request::Evaluate { id, scenario })
+/// `ToWorker::Evaluate` around a scenario already written as JSON (the
+/// page writes it once per edit, for this and every `part_request`).
+pub fn evaluate_request(id: u64, scenario_json: &str, split: bool) -> String {
+    format!("{{\"evaluate\":{{\"id\":{id},\"scenario\":{scenario_json},\"split\":{split}}}}}")
+}
+
+/// `ToWorker::Part` around a scenario already written as JSON (the page
+/// sends one per part; the scenario is written once).
+pub fn part_request(id: u64, model: &str, part: u32, scenario_json: &str) -> String {
+    format!(
+        "{{\"part\":{{\"id\":{id},\"model\":{},\"part\":{part},\"scenario\":{scenario_json}}}}}",
+        encode(&model)
+    )
 }
 
 /// Encodes a message for `postMessage`.
@@ -152,10 +190,14 @@ pub fn encode<T: Serialize>(msg: &T) -> String {
 }
 
 /// The worker's state: each model's newest whole report, for the exports
-/// (the page shows the same ones, with long tables cut).
+/// (the page shows the same ones, with long tables cut), and the scenario
+/// of the newest request, which split models are assembled from.
 #[derive(Default)]
 pub struct Server {
     last_good: Vec<Report>,
+    current: Option<(u64, Box<Scenario>)>,
+    /// When each split model of the current request was split (ms).
+    split_at: Vec<(String, f64)>,
 }
 
 impl Server {
@@ -163,7 +205,37 @@ impl Server {
     /// a millisecond clock (`performance.now()` in the browser).
     pub fn handle(&mut self, request: &str, post: &mut dyn FnMut(String), now: &dyn Fn() -> f64) {
         match serde_json::from_str::<ToWorker>(request) {
-            Ok(ToWorker::Evaluate { id, scenario }) => self.evaluate(id, &scenario, post, now),
+            Ok(ToWorker::Evaluate {
+                id,
+                scenario,
+                split,
+            }) => self.evaluate(id, scenario, split, post, now),
+            Ok(ToWorker::Part {
+                id,
+                model,
+                part,
+                scenario,
+            }) => {
+                let text = match by_id(&model) {
+                    Some(m) => models::part(m, &scenario, part),
+                    None => Err(Unavailable::missing(
+                        "models",
+                        format!("no model '{model}'"),
+                    )),
+                };
+                post(encode(&FromWorker::PartDone {
+                    id,
+                    model,
+                    part,
+                    text,
+                }));
+            }
+            Ok(ToWorker::Assemble {
+                id,
+                model,
+                parts,
+                failed,
+            }) => self.assemble(id, &model, &parts, failed, post, now),
             Ok(ToWorker::Export { id, format }) => post(encode(&FromWorker::Export {
                 id,
                 format,
@@ -178,10 +250,12 @@ impl Server {
     fn evaluate(
         &mut self,
         id: u64,
-        scenario: &Scenario,
+        scenario: Box<Scenario>,
+        split: bool,
         post: &mut dyn FnMut(String),
         now: &dyn Fn() -> f64,
     ) {
+        self.split_at.clear();
         let total = MODELS.len();
         for (done, model) in MODELS.iter().enumerate() {
             let model_id = model.id().to_string();
@@ -192,52 +266,121 @@ impl Server {
                 total,
             }));
             let start = now();
-            let result = evaluate_streamed(*model, scenario, &mut |r, done, total| {
-                post(encode(&FromWorker::Partial {
-                    id,
-                    model: model_id.clone(),
-                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
-                    done,
-                    total,
-                }))
-            });
-            let elapsed_ms = now() - start;
-            let outcome = match &result {
-                Ok(r) => Outcome::Report {
-                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
-                },
-                Err(why) => Outcome::Unavailable { why: why.clone() },
+            let parts = if split {
+                models::parts(*model, &scenario)
+            } else {
+                0
             };
-            // As the page keeps its reports: a new one replaces the old,
-            // missing inputs clear it, invalid ones keep it.
-            let slot = self.last_good.iter().position(|r| r.model == model_id);
-            match (result, slot) {
-                (Ok(r), Some(i)) => self.last_good[i] = r,
-                (Ok(r), None) => self.last_good.push(r),
-                (Err(why), Some(i)) if why.is_missing() => {
-                    self.last_good.remove(i);
-                }
-                (Err(_), _) => {}
+            if parts > 1 {
+                self.split_at.push((model_id.clone(), start));
+                post(encode(&FromWorker::Split {
+                    id,
+                    model: model_id,
+                    parts,
+                }));
+            } else {
+                let result = evaluate_streamed(*model, &scenario, &mut |r, done, total| {
+                    post(encode(&FromWorker::Partial {
+                        id,
+                        model: model_id.clone(),
+                        report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+                        done,
+                        total,
+                    }))
+                });
+                self.finish(id, model_id, result, now() - start, post);
             }
-            post(encode(&FromWorker::Result {
-                id,
-                model: model_id,
-                outcome,
-                elapsed_ms,
-            }));
             // The address follows the first model's numbers, not a
             // simulation that may run for seconds (compressing a large
             // scenario takes a while too).
             if done == 0 {
                 post(encode(&FromWorker::Link {
                     id,
-                    fragment: encode_share(scenario).map_err(|e| e.to_string()),
+                    fragment: encode_share(&scenario).map_err(|e| e.to_string()),
                 }));
             }
         }
+        self.current = Some((id, scenario));
+        post(encode(&FromWorker::Done { id }));
+    }
+
+    /// A split model's report from its parts so far.
+    fn assemble(
+        &mut self,
+        id: u64,
+        model: &str,
+        parts: &[Option<String>],
+        failed: Option<Unavailable>,
+        post: &mut dyn FnMut(String),
+        now: &dyn Fn() -> f64,
+    ) {
+        let (Some((current, scenario)), Some(m)) = (&self.current, by_id(model)) else {
+            return;
+        };
+        if *current != id {
+            return;
+        }
+        let result = match failed {
+            Some(why) => Err(why),
+            None => models::assemble(m, scenario, parts),
+        };
+        let done = parts.iter().filter(|p| p.is_some()).count() as u32;
+        let total = parts.len() as u32;
+        match result {
+            Ok(r) if done < total => {
+                post(encode(&FromWorker::Partial {
+                    id,
+                    model: model.to_string(),
+                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+                    done,
+                    total,
+                }));
+            }
+            result => {
+                let start = self
+                    .split_at
+                    .iter()
+                    .find(|(m, _)| m == model)
+                    .map_or(now(), |(_, t)| *t);
+                self.finish(id, model.to_string(), result, now() - start, post);
+            }
+        }
+    }
+
+    /// Posts a model's outcome and keeps it for the exports.
+    fn finish(
+        &mut self,
+        id: u64,
+        model_id: String,
+        result: Result<Report, Unavailable>,
+        elapsed_ms: f64,
+        post: &mut dyn FnMut(String),
+    ) {
+        let outcome = match &result {
+            Ok(r) => Outcome::Report {
+                report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+            },
+            Err(why) => Outcome::Unavailable { why: why.clone() },
+        };
+        // As the page keeps its reports: a new one replaces the old,
+        // missing inputs clear it, invalid ones keep it.
+        let slot = self.last_good.iter().position(|r| r.model == model_id);
+        match (result, slot) {
+            (Ok(r), Some(i)) => self.last_good[i] = r,
+            (Ok(r), None) => self.last_good.push(r),
+            (Err(why), Some(i)) if why.is_missing() => {
+                self.last_good.remove(i);
+            }
+            (Err(_), _) => {}
+        }
         let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
         self.last_good.sort_by_key(order);
-        post(encode(&FromWorker::Done { id }));
+        post(encode(&FromWorker::Result {
+            id,
+            model: model_id,
+            outcome,
+            elapsed_ms,
+        }));
     }
 
     fn export(&self, format: ExportFormat) -> Result<String, String> {
@@ -281,6 +424,7 @@ mod tests {
         let msgs = run(&encode(&ToWorker::Evaluate {
             id: 5,
             scenario: Box::new(s),
+            split: false,
         }));
         let parts: Vec<(u32, u32, usize)> = msgs
             .iter()
@@ -320,12 +464,115 @@ mod tests {
         }
     }
 
+    /// A page with a pool: the main worker splits Li, two pool workers
+    /// compute its parts (answered out of order), the main worker
+    /// assembles them; the result is the whole computation's, to the bit.
+    #[test]
+    fn a_split_model_assembled_from_its_parts_reads_as_computed_whole() {
+        use crate::parts::{Handout, Splits};
+        let mut s = crate::models::li::presets::example();
+        let mut set: crate::models::li::section::LiSettings = s.section("li").unwrap_or_default();
+        (set.steps, set.warmup, set.max_workers, set.seed) = (30, 3, 4, 4242);
+        s.set_section("li", &set);
+        let whole = crate::models::li::report::build(
+            &crate::models::li::eval::evaluate(&s).unwrap_or_else(|_| panic!("li runs")),
+        );
+
+        let mut main = Server::default();
+        let mut pool = [Server::default(), Server::default()];
+        let mut splits = Splits::default();
+        let parse = |m: &str| -> FromWorker {
+            serde_json::from_str(m).unwrap_or_else(|e| panic!("{e}: {m}"))
+        };
+        let mut out = Vec::new();
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        main.handle(
+            &evaluate_request(9, &json, true),
+            &mut |m| out.push(m),
+            &|| 0.0,
+        );
+        let msgs: Vec<FromWorker> = out.iter().map(|m| parse(m)).collect();
+        // Li answers Split, not a result; every other model as before.
+        assert!(msgs.contains(&FromWorker::Split {
+            id: 9,
+            model: "li".into(),
+            parts: 4
+        }));
+        assert!(!msgs
+            .iter()
+            .any(|m| matches!(m, FromWorker::Result { model, .. } if model == "li")));
+        splits.split(9, "li", 4);
+        assert!(splits.pending(9));
+        let handouts: Vec<Handout> = std::iter::from_fn(|| splits.take()).collect();
+        assert_eq!(
+            handouts.iter().map(|h| h.part).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        // A pool worker stopped while holding W = 3: handed out again.
+        splits.lost(&handouts[2]);
+        assert_eq!(splits.take().map(|h| h.part), Some(2));
+        assert_eq!(splits.take(), None);
+
+        let mut answers = Vec::new();
+        for (i, k) in [1usize, 0, 3, 2].into_iter().enumerate() {
+            let h = &handouts[k];
+            let mut got = Vec::new();
+            pool[i % 2].handle(
+                &part_request(h.id, &h.model, h.part, &json),
+                &mut |m| got.push(m),
+                &|| 0.0,
+            );
+            let FromWorker::PartDone { text, part, .. } = parse(&got[0]) else {
+                panic!("{}", got[0]);
+            };
+            assert_eq!(part, h.part);
+            let request = splits.done(h, text).unwrap_or_default();
+            main.handle(&request, &mut |m| answers.push(parse(&m)), &|| 0.0);
+        }
+        // Nothing to show before W = 1; then the curve grows; then the result.
+        let shown: Vec<(u32, usize)> = answers
+            .iter()
+            .filter_map(|m| match m {
+                FromWorker::Partial { done, report, .. } => Some((
+                    *done,
+                    report.table("throughput").map_or(0, |t| t.rows.len()),
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shown, [(1, 0), (2, 2), (3, 3)]);
+        match answers.last() {
+            Some(FromWorker::Result {
+                id: 9,
+                outcome: Outcome::Report { report },
+                ..
+            }) => assert_eq!(**report, whole.trimmed(PAGE_TABLE_ROWS)),
+            other => panic!("{other:?}"),
+        }
+        splits.answered(9, "li");
+        assert!(!splits.pending(9));
+        // The exports carry it, and a later edit's parts are not mixed in.
+        let mut file = Vec::new();
+        let req = encode(&ToWorker::Export {
+            id: 9,
+            format: ExportFormat::Json,
+        });
+        main.handle(&req, &mut |m| file.push(m), &|| 0.0);
+        assert!(
+            file[0].contains("Li et al."),
+            "{}",
+            &file[0][..200.min(file[0].len())]
+        );
+        assert_eq!(splits.done(&handouts[0], Ok("{}".into())), None);
+    }
+
     #[test]
     fn the_worker_answers_every_model_as_the_core_does() {
         let s = Scenario::example();
         let msgs = run(&encode(&ToWorker::Evaluate {
             id: 7,
             scenario: Box::new(s.clone()),
+            split: false,
         }));
         // progress + result of the first model, the link, progress + result
         // of every other model, then done.
@@ -359,13 +606,26 @@ mod tests {
     }
 
     #[test]
-    fn the_borrowed_request_reads_as_the_owned_one() {
+    fn requests_around_scenario_json_read_as_the_owned_ones() {
         let s = Scenario::example();
         let owned = encode(&ToWorker::Evaluate {
             id: 5,
             scenario: Box::new(s.clone()),
+            split: false,
         });
-        assert_eq!(evaluate_request(5, &s), owned);
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        assert_eq!(evaluate_request(5, &json, false), owned);
+        let part = part_request(5, "li", 3, &json);
+        let read: ToWorker = serde_json::from_str(&part).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            read,
+            ToWorker::Part {
+                id: 5,
+                model: "li".into(),
+                part: 3,
+                scenario: Box::new(s),
+            }
+        );
     }
 
     #[test]
@@ -373,6 +633,7 @@ mod tests {
         let msgs = run(&encode(&ToWorker::Evaluate {
             id: 1,
             scenario: Box::new(Scenario::example()),
+            split: false,
         }));
         let done: Vec<usize> = msgs
             .iter()
@@ -403,6 +664,7 @@ mod tests {
         let req = encode(&ToWorker::Evaluate {
             id: 3,
             scenario: Box::new(s.clone()),
+            split: false,
         });
         server.handle(&req, &mut |m| out.push(m), &|| 0.0);
         let zeng = out

@@ -50,6 +50,25 @@ pub trait Model: Sync {
     ) -> Result<Report, Unavailable> {
         self.report(s)
     }
+    /// How many independent parts the report of `s` splits into, for the
+    /// page's pool of Web Workers, one per core (0: computed whole, as
+    /// `report_streamed`; e.g. cheap, or already computed). Asked only of
+    /// a scenario that passed `validate_for(self)`.
+    fn parts(&self, _s: &Scenario) -> u32 {
+        0
+    }
+    /// Part `k` of `parts(s)`, as text for `assemble` (on any thread).
+    fn part(&self, _s: &Scenario, _k: u32) -> Result<String, Unavailable> {
+        Err(Unavailable::missing(
+            self.id(),
+            "this model computes its report whole, not in parts",
+        ))
+    }
+    /// The report from the parts done so far (`None`: not yet). With every
+    /// part in, it is `report(s)` to the bit; before, a report in progress.
+    fn assemble(&self, s: &Scenario, _parts: &[Option<String>]) -> Result<Report, Unavailable> {
+        self.report(s)
+    }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.
     fn assumes(&self) -> &'static str {
@@ -229,12 +248,19 @@ pub fn by_id(id: &str) -> Option<&'static dyn Model> {
     MODELS.iter().copied().find(|m| m.id() == id)
 }
 
+/// What `model` reads passes validation, or the messages that stop it.
+fn valid(model: &dyn Model, s: &Scenario) -> Result<(), Unavailable> {
+    let errors = s.validate_for(model);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Unavailable::Invalid { errors })
+    }
+}
+
 /// Validates what `model` reads, then evaluates it.
 pub fn evaluate(model: &dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
-    let errors = s.validate_for(model);
-    if !errors.is_empty() {
-        return Err(Unavailable::Invalid { errors });
-    }
+    valid(model, s)?;
     model.report(s)
 }
 
@@ -244,11 +270,30 @@ pub fn evaluate_streamed(
     s: &Scenario,
     partial: &mut dyn FnMut(Report, u32, u32),
 ) -> Result<Report, Unavailable> {
-    let errors = s.validate_for(model);
-    if !errors.is_empty() {
-        return Err(Unavailable::Invalid { errors });
-    }
+    valid(model, s)?;
     model.report_streamed(s, partial)
+}
+
+/// `Model::parts` of a scenario that passes `model`'s validation (0
+/// otherwise: its report says what is wrong).
+pub fn parts(model: &dyn Model, s: &Scenario) -> u32 {
+    valid(model, s).map_or(0, |()| model.parts(s))
+}
+
+/// Validates what `model` reads, then computes its part `k`.
+pub fn part(model: &dyn Model, s: &Scenario, k: u32) -> Result<String, Unavailable> {
+    valid(model, s)?;
+    model.part(s, k)
+}
+
+/// Validates what `model` reads, then assembles its report from `parts`.
+pub fn assemble(
+    model: &dyn Model,
+    s: &Scenario,
+    parts: &[Option<String>],
+) -> Result<Report, Unavailable> {
+    valid(model, s)?;
+    model.assemble(s, parts)
 }
 
 /// Every model's outcome, in registry order.

@@ -30,29 +30,31 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
 /// Reads the first file of an `<input type=file>` event as text, refusing
 /// files over `MAX_UPLOAD_BYTES` before reading them.
 pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String), String>> {
-    let (name, file) = match picked(ev)? {
-        Ok(p) => p,
-        Err(e) => return Some(Err(e)),
-    };
-    Some(
-        gloo_file::futures::read_as_text(&file)
-            .await
-            .map(|t| (name.clone(), t))
-            .map_err(|e| format!("{name}: cannot be read ({e})")),
-    )
+    read_picked(ev, gloo_file::futures::read_as_text).await
 }
 
 /// `read_upload` for a file that may be binary (a gzipped trace).
 pub async fn read_upload_bytes(ev: &web_sys::Event) -> Option<Result<(String, Vec<u8>), String>> {
+    read_picked(ev, gloo_file::futures::read_as_bytes).await
+}
+
+/// The file picked in `ev`, read by `read`, with its name.
+async fn read_picked<T, Fut>(
+    ev: &web_sys::Event,
+    read: impl FnOnce(&gloo_file::Blob) -> Fut,
+) -> Option<Result<(String, T), String>>
+where
+    Fut: std::future::Future<Output = Result<T, gloo_file::FileReadError>>,
+{
     let (name, file) = match picked(ev)? {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
     };
     Some(
-        gloo_file::futures::read_as_bytes(&file)
+        read(&file)
             .await
-            .map(|b| (name.clone(), b))
-            .map_err(|e| format!("{name}: cannot be read ({e})")),
+            .map_err(|e| format!("{name}: cannot be read ({e})"))
+            .map(|v| (name, v)),
     )
 }
 

@@ -8,6 +8,11 @@
 //! - Edits coalesce: while a request runs, only the newest edit waits. A
 //!   request that has run longer than `REPLACE_AFTER_MS` when a newer edit
 //!   arrives is cancelled by terminating the worker and starting another.
+//! - A model that computes in parts (Li et al.'s sweep over W) is split:
+//!   the worker answers `Split`, the page shares the parts out to a pool of
+//!   the same worker, one per core (started at the first split, kept), and
+//!   sends each part back to the worker, which assembles the report so far
+//!   (`crate::parts`). Cancel and a replacing edit stop the busy ones.
 //! - Without Web Workers (or if the worker fails to load) the models run on
 //!   the main thread, after the edit's task, so the page still works.
 
@@ -18,8 +23,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::runtime::{encode, evaluate_request, ExportFormat, FromWorker, Server, ToWorker};
+use crate::parts::{Handout, Splits};
+use crate::runtime::{
+    encode, evaluate_request, part_request, ExportFormat, FromWorker, Server, ToWorker,
+};
 use crate::scenario::Scenario;
+
+/// Most pool workers, whatever the core count says.
+const MOST_HELPERS: usize = 8;
 
 /// A newer edit replaces a request only after it has run this long; a
 /// shorter one is cheaper to let finish than to restart the worker.
@@ -27,14 +38,34 @@ const REPLACE_AFTER_MS: f64 = 120.0;
 
 type Handler = Rc<dyn Fn(FromWorker)>;
 
+/// A request: its id and its scenario as JSON (`Rc`: shared with every
+/// part request made of it).
+type Request = (u64, Rc<str>);
+
+/// A pool worker: computes parts of split models.
+struct Helper {
+    key: u32,
+    worker: Worker,
+    ready: bool,
+    holding: Option<Handout>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
 struct Inner {
     worker: Option<Worker>,
     ready: bool,
-    /// The request the worker is computing, when it was sent (ms), and
-    /// the request itself (sent again if the worker dies on it).
-    in_flight: Option<(u64, f64, String)>,
+    /// The request the worker is computing and when it was sent (ms); sent
+    /// again if the worker dies on it.
+    in_flight: Option<(Request, f64)>,
     /// The newest request not yet sent.
-    queued: Option<(u64, String)>,
+    queued: Option<Request>,
+    /// The pool, the parts it shares out, and the request whose `Done`
+    /// waits for its split models.
+    helpers: Vec<Helper>,
+    next_key: u32,
+    splits: Splits,
+    done_waits: Option<u64>,
     /// Export requests not yet answered (sent again to a new worker).
     exports: Vec<String>,
     /// The worker side on the page, once no worker could run: its
@@ -51,13 +82,38 @@ impl Inner {
         self.inline_server.is_some()
     }
 
-    /// No worker: from now on the models run on the page.
+    /// No worker: from now on the models run on the page, whole.
     fn fall_back(&mut self) {
         if let Some(w) = self.worker.take() {
             w.terminate();
         }
         self.ready = false;
         self.inline_server.get_or_insert_with(Default::default);
+        self.stop_parts();
+    }
+
+    /// Stops every part in progress: its workers are terminated (a new
+    /// one starts at the next split), the others stay.
+    fn stop_parts(&mut self) {
+        self.helpers.retain(|h| {
+            let busy = h.holding.is_some();
+            if busy {
+                h.worker.terminate();
+            }
+            !busy
+        });
+        self.splits.clear();
+        self.done_waits = None;
+    }
+
+    /// The pool's size: one per core (a one-core machine computes whole).
+    fn pool_size() -> usize {
+        let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+        if cores >= 2.0 {
+            (cores as usize).min(MOST_HELPERS)
+        } else {
+            0
+        }
     }
 }
 
@@ -79,6 +135,10 @@ impl Runtime {
             ready: false,
             in_flight: None,
             queued: None,
+            helpers: Vec::new(),
+            next_key: 0,
+            splits: Splits::default(),
+            done_waits: None,
             exports: Vec::new(),
             inline_server: None,
             handler: Rc::new(handler),
@@ -91,12 +151,12 @@ impl Runtime {
 
     /// Asks for `scenario` to be evaluated as request `id`.
     pub fn submit(&self, id: u64, scenario: &Scenario) {
-        let msg = evaluate_request(id, scenario);
+        let json: Rc<str> = serde_json::to_string(scenario).unwrap_or_default().into();
         let stale_run = {
             let mut inner = self.0.borrow_mut();
-            inner.queued = Some((id, msg));
+            inner.queued = Some((id, json));
             match inner.in_flight {
-                Some((_, started, _)) => inner.ready && now() - started > REPLACE_AFTER_MS,
+                Some((_, started)) => inner.ready && now() - started > REPLACE_AFTER_MS,
                 None => false,
             }
         };
@@ -145,6 +205,7 @@ impl Runtime {
             }
             inner.ready = false;
             inner.in_flight = None;
+            inner.stop_parts();
         }
         self.spawn();
     }
@@ -156,8 +217,9 @@ impl Runtime {
             return;
         }
         if inner.inline() {
-            if let Some((id, msg)) = inner.queued.take() {
-                inner.in_flight = Some((id, now(), msg.clone()));
+            if let Some((id, json)) = inner.queued.take() {
+                let msg = evaluate_request(id, &json, false);
+                inner.in_flight = Some(((id, json), now()));
                 drop(inner);
                 self.run_inline(msg);
             }
@@ -166,17 +228,149 @@ impl Runtime {
         if !inner.ready {
             return;
         }
-        let Some((id, msg)) = inner.queued.take() else {
+        let Some((id, json)) = inner.queued.take() else {
             return;
         };
+        let msg = evaluate_request(id, &json, Inner::pool_size() > 0);
         let sent = inner
             .worker
             .as_ref()
             .is_some_and(|w| w.post_message(&JsValue::from_str(&msg)).is_ok());
         if sent {
-            inner.in_flight = Some((id, now(), msg));
+            inner.in_flight = Some(((id, json), now()));
         } else {
-            inner.queued = Some((id, msg));
+            inner.queued = Some((id, json));
+        }
+    }
+
+    /// Hands the waiting parts to idle pool workers, starting the pool
+    /// first if it is short.
+    fn share_out(&self) {
+        let want = Inner::pool_size();
+        while self.0.borrow().helpers.len() < want {
+            if self.new_helper().is_err() {
+                break;
+            }
+        }
+        let mut inner = self.0.borrow_mut();
+        let Some(((id, json), _)) = inner.in_flight.clone() else {
+            return;
+        };
+        let inner = &mut *inner;
+        for h in inner
+            .helpers
+            .iter_mut()
+            .filter(|h| h.ready && h.holding.is_none())
+        {
+            let Some(part) = inner.splits.take() else {
+                break;
+            };
+            let msg = part_request(id, &part.model, part.part, &json);
+            if h.worker.post_message(&JsValue::from_str(&msg)).is_ok() {
+                h.holding = Some(part);
+            } else {
+                inner.splits.lost(&part);
+            }
+        }
+        // No pool worker could start: the model worker computes the parts.
+        if inner.helpers.is_empty() {
+            while let Some(part) = inner.splits.take() {
+                let msg = part_request(id, &part.model, part.part, &json);
+                if let Some(w) = &inner.worker {
+                    let _ = w.post_message(&JsValue::from_str(&msg));
+                }
+            }
+        }
+    }
+
+    fn new_helper(&self) -> Result<(), JsValue> {
+        let url = worker_url().ok_or_else(|| JsValue::from_str("no wasm preload links"))?;
+        let opts = WorkerOptions::new();
+        opts.set_type(WorkerType::Module);
+        opts.set_name("ddnn-planner parts");
+        let worker = Worker::new_with_options(&url, &opts)?;
+        let key = {
+            let mut inner = self.0.borrow_mut();
+            inner.next_key += 1;
+            inner.next_key
+        };
+        let weak = Rc::downgrade(&self.0);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let Some(text) = ev.data().as_string() else {
+                return;
+            };
+            let Ok(msg) = serde_json::from_str::<FromWorker>(&text) else {
+                return;
+            };
+            Runtime(inner).helper_said(key, msg);
+        });
+        let weak = Rc::downgrade(&self.0);
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            // A pool worker that died: its part goes to another.
+            ev.prevent_default();
+            let Some(inner) = weak.upgrade() else { return };
+            let rt = Runtime(inner);
+            {
+                let mut i = rt.0.borrow_mut();
+                let Some(at) = i.helpers.iter().position(|h| h.key == key) else {
+                    return;
+                };
+                let h = i.helpers.remove(at);
+                h.worker.terminate();
+                if let Some(part) = &h.holding {
+                    i.splits.lost(part);
+                }
+            }
+            web_sys::console::warn_1(&"ddnn-planner: a pool worker failed".into());
+            rt.share_out();
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.0.borrow_mut().helpers.push(Helper {
+            key,
+            worker,
+            ready: false,
+            holding: None,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+        Ok(())
+    }
+
+    /// A pool worker's answer.
+    fn helper_said(&self, key: u32, msg: FromWorker) {
+        {
+            let mut inner = self.0.borrow_mut();
+            let Some(h) = inner.helpers.iter_mut().find(|h| h.key == key) else {
+                return;
+            };
+            let held = match msg {
+                FromWorker::Ready => {
+                    h.ready = true;
+                    None
+                }
+                FromWorker::PartDone { text, .. } => h.holding.take().map(|p| (p, text)),
+                _ => None,
+            };
+            if let Some((part, text)) = held {
+                self.part_done(&mut inner, &part, text);
+            }
+        }
+        self.share_out();
+    }
+
+    /// A part came back: the model worker assembles the report so far.
+    fn part_done(
+        &self,
+        inner: &mut Inner,
+        part: &Handout,
+        text: Result<String, crate::models::Unavailable>,
+    ) {
+        if let Some(request) = inner.splits.done(part, text) {
+            if let Some(w) = &inner.worker {
+                let _ = w.post_message(&JsValue::from_str(&request));
+            }
         }
     }
 
@@ -216,8 +410,8 @@ impl Runtime {
                 let mut i = rt.0.borrow_mut();
                 i.fall_back();
                 let lost = i.in_flight.take();
-                if let Some((id, _, msg)) = &lost {
-                    i.queued.get_or_insert_with(|| (*id, msg.clone()));
+                if let Some((request, _)) = &lost {
+                    i.queued.get_or_insert_with(|| request.clone());
                 }
                 lost
             };
@@ -238,6 +432,7 @@ impl Runtime {
     }
 
     fn receive(&self, msg: FromWorker) {
+        let mut then_done = None;
         match &msg {
             FromWorker::Ready => {
                 let exports = {
@@ -255,9 +450,44 @@ impl Runtime {
             FromWorker::Export { .. } => {
                 self.0.borrow_mut().exports.clear();
             }
+            FromWorker::Split { id, model, parts } => {
+                self.0.borrow_mut().splits.split(*id, model, *parts);
+                self.share_out();
+                return;
+            }
+            FromWorker::PartDone {
+                id,
+                model,
+                part,
+                text,
+            } => {
+                // The model worker computed a part itself (no pool).
+                let part = Handout {
+                    id: *id,
+                    model: model.clone(),
+                    part: *part,
+                };
+                let mut inner = self.0.borrow_mut();
+                self.part_done(&mut inner, &part, text.clone());
+                return;
+            }
+            FromWorker::Result { id, model, .. } => {
+                let mut inner = self.0.borrow_mut();
+                inner.splits.answered(*id, model);
+                if inner.done_waits == Some(*id) && !inner.splits.pending(*id) {
+                    // The last split model: the request is done now.
+                    then_done = Some(*id);
+                }
+            }
             FromWorker::Done { id } => {
                 let mut inner = self.0.borrow_mut();
-                if inner.in_flight.as_ref().is_some_and(|(f, _, _)| f == id) {
+                if inner.splits.pending(*id) {
+                    // Its split models answer later.
+                    inner.done_waits = Some(*id);
+                    return;
+                }
+                inner.done_waits = None;
+                if inner.in_flight.as_ref().is_some_and(|((f, _), _)| f == id) {
                     inner.in_flight = None;
                 }
             }
@@ -269,6 +499,10 @@ impl Runtime {
         }
         let handler = self.0.borrow().handler.clone();
         handler(msg);
+        if let Some(id) = then_done {
+            self.receive(FromWorker::Done { id });
+            return;
+        }
         self.pump();
     }
 

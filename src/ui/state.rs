@@ -320,7 +320,10 @@ impl AppState {
                 let outcome = text.and_then(|t| download_text(&file, mime, &t).map(|()| file));
                 self.export_status.set(Some(outcome));
             }
-            FromWorker::Ready | FromWorker::Failed { .. } => {}
+            FromWorker::Ready
+            | FromWorker::Failed { .. }
+            | FromWorker::Split { .. }
+            | FromWorker::PartDone { .. } => {}
         }
     }
 

@@ -417,13 +417,29 @@ impl Info {
     }
 }
 
-/// A number or a string, as text (pid, tid, id, names).
-fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    struct V;
+/// A JSON scalar of an event field: writers differ on whether pid, tid,
+/// id, ts and dur are numbers or strings.
+enum Scalar {
+    // Integers apart from floats, so a large id keeps every digit as text.
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Bool(bool),
+    Text(String),
+}
+
+/// A scalar, or `None` for null. `expected` names the field in errors.
+fn scalar<'de, D: Deserializer<'de>>(
+    d: D,
+    expected: &'static str,
+) -> Result<Option<Scalar>, D::Error> {
+    // A visitor, not `#[serde(untagged)]`: that would buffer every field of
+    // every event and lose the per-field "expected" in errors.
+    struct V(&'static str);
     impl<'de> Visitor<'de> for V {
-        type Value = Option<String>;
+        type Value = Option<Scalar>;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a number or a string")
+            f.write_str(self.0)
         }
         fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
             Ok(None)
@@ -432,66 +448,60 @@ fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
             Ok(None)
         }
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(V)
+            d.deserialize_any(self)
         }
         fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-            Ok(Some(v.to_string()))
+            Ok(Some(Scalar::Bool(v)))
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            Ok(Some(v.to_string()))
+            Ok(Some(Scalar::Int(v)))
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(v.to_string()))
+            Ok(Some(Scalar::UInt(v)))
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            Ok(Some(v.to_string()))
+            Ok(Some(Scalar::Float(v)))
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Some(v.to_owned()))
+            Ok(Some(Scalar::Text(v.to_owned())))
         }
         fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Some(v))
+            Ok(Some(Scalar::Text(v)))
         }
     }
-    d.deserialize_any(V)
+    d.deserialize_any(V(expected))
+}
+
+/// A number or a string, as text (pid, tid, id, names).
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(scalar(d, "a number or a string")?.map(|s| match s {
+        Scalar::Int(v) => v.to_string(),
+        Scalar::UInt(v) => v.to_string(),
+        Scalar::Float(v) => v.to_string(),
+        Scalar::Bool(v) => v.to_string(),
+        Scalar::Text(v) => v,
+    }))
 }
 
 /// A time [µs]: a number, or a string holding one.
 fn micros<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Option<f64>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a number of µs")
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(V)
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            Ok(Some(v as f64))
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(v as f64))
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            Ok(Some(v))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            v.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .map(Some)
-                .ok_or_else(|| E::custom(format!("'{v}' is not a number of µs")))
-        }
+    const EXPECTED: &str = "a number of µs";
+    let Some(s) = scalar(d, EXPECTED)? else {
+        return Ok(None);
+    };
+    match s {
+        Scalar::Int(v) => Ok(Some(v as f64)),
+        Scalar::UInt(v) => Ok(Some(v as f64)),
+        Scalar::Float(v) => Ok(Some(v)),
+        Scalar::Bool(v) => Err(de::Error::invalid_type(de::Unexpected::Bool(v), &EXPECTED)),
+        Scalar::Text(v) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| de::Error::custom(format!("'{v}' is not a number of µs"))),
     }
-    d.deserialize_any(V)
 }
 
 /// `traceEvents`, refused past `MAX_EVENTS` while reading.

@@ -2,7 +2,7 @@
 //! throughput for W = 1 … max over several seeds, the link bound, Cynthia's
 //! coarse estimate the paper compares against, and one synthetic timeline.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::generate::from_layers;
 use super::profile::{Profile, Resource};
@@ -176,7 +176,7 @@ pub fn setup_of(set: &LiSettings, profile: &Profile, servers: u32, bytes_per_s: 
 
 /// Throughput of `w` workers over `seeds` seeds from `base.seed` on: the
 /// mean, least and most, and the links' mean busy shares.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     pub workers: u32,
     pub mean: f64,
@@ -247,6 +247,21 @@ pub fn evaluate_streamed(
     s: &Scenario,
     partial: &mut dyn FnMut(&LiEvaluation, u32, u32),
 ) -> Result<LiEvaluation, Unusable> {
+    let (mut e, base) = skeleton(s)?;
+    let total = e.settings.max_workers;
+    for w in 1..=total {
+        let sim = spread(&e.profile, &base, w, e.settings.seeds);
+        push_point(&mut e, sim);
+        if w < total {
+            partial(&e, w, total);
+        }
+    }
+    Ok(e)
+}
+
+/// The evaluation without its sweep over W: the profile, the bounds and
+/// the timeline; and the setup each W's `spread` runs from.
+pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
     let (set, profile, generated, base) = prepare(s)?;
     let (servers, bytes_per_s) = (base.servers, base.bytes_per_s);
     let batch = f64::from(profile.batch);
@@ -274,8 +289,7 @@ pub fn evaluate_streamed(
             ..base.clone()
         },
     );
-    let total = set.max_workers;
-    let mut e = LiEvaluation {
+    let e = LiEvaluation {
         settings: set,
         profile,
         generated,
@@ -290,25 +304,27 @@ pub fn evaluate_streamed(
         timeline,
         timeline_workers,
     };
-    for w in 1..=total {
-        let sim = spread(&e.profile, &base, w, e.settings.seeds);
-        if w == 1 {
-            e.u_1 = sim.down_busy;
-        }
-        let wf = f64::from(w);
-        e.points.push(Point {
-            sim,
-            cynthia: wf * batch / (t_p * (wf * e.u_1).max(1.0) + 2.0 * t_c),
-        });
-        let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
-        e.saturation = e
-            .points
-            .iter()
-            .find(|p| p.sim.mean >= 0.95 * best)
-            .map_or(1, |p| p.sim.workers);
-        if w < total {
-            partial(&e, w, total);
-        }
+    Ok((e, base))
+}
+
+/// Adds the next W's spread (W = 1 first: Cynthia's `U_1` is its
+/// downlink share) with Cynthia's estimate beside it, and moves the
+/// saturation point.
+pub fn push_point(e: &mut LiEvaluation, sim: Spread) {
+    let w = sim.workers;
+    if w == 1 {
+        e.u_1 = sim.down_busy;
     }
-    Ok(e)
+    let wf = f64::from(w);
+    let batch = f64::from(e.profile.batch);
+    e.points.push(Point {
+        sim,
+        cynthia: wf * batch / (e.t_p * (wf * e.u_1).max(1.0) + 2.0 * e.t_c),
+    });
+    let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
+    e.saturation = e
+        .points
+        .iter()
+        .find(|p| p.sim.mean >= 0.95 * best)
+        .map_or(1, |p| p.sim.workers);
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use super::eval::evaluate_streamed;
+use super::eval::{evaluate_streamed, prepare, push_point, skeleton, spread, LiEvaluation, Spread};
 use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
@@ -148,25 +148,94 @@ impl Model for Li {
         // The page evaluates every model on every edit: a simulation of
         // seconds reruns only when an input it reads has changed.
         let key = inputs_key(s);
-        if let Ok(last) = LAST.lock() {
-            if let Some((k, r)) = last.as_ref() {
-                if *k == key {
-                    return r.clone();
-                }
-            }
+        if let Some(r) = cached(&key) {
+            return r;
         }
         let r = evaluate_streamed(s, &mut |e, done, total| {
-            // The curve so far; the trace file comes with the whole result.
-            let mut r = build(e);
-            r.downloads.clear();
-            r.subject = format!("{} (W = 1 to {done} of {total} so far)", r.subject);
-            partial(r, done, total);
+            partial(in_progress(e, done, total), done, total);
         })
         .map(|e| build(&e))
         .map_err(Unavailable::from);
-        if let Ok(mut last) = LAST.lock() {
-            *last = Some((key, r.clone()));
-        }
+        keep(key, &r);
         r
     }
+
+    /// One part per worker count W, unless this run is cached or its
+    /// inputs are missing (the report says which).
+    fn parts(&self, s: &Scenario) -> u32 {
+        if cached(&inputs_key(s)).is_some() || prepare(s).is_err() {
+            return 0;
+        }
+        section::settings(s).max_workers
+    }
+
+    /// Part `k`: the spread over seeds of W = k + 1.
+    fn part(&self, s: &Scenario, k: u32) -> Result<String, Unavailable> {
+        let (set, profile, _, base) = prepare(s).map_err(Unavailable::from)?;
+        let sim = spread(&profile, &base, k + 1, set.seeds);
+        serde_json::to_string(&sim)
+            .map_err(|e| Unavailable::missing(section::ID, format!("part {k}: {e}")))
+    }
+
+    fn assemble(&self, s: &Scenario, parts: &[Option<String>]) -> Result<Report, Unavailable> {
+        let key = inputs_key(s);
+        if let Some(r) = cached(&key) {
+            return r;
+        }
+        let mut e = {
+            let mut memo = SKELETON.lock().unwrap_or_else(|p| p.into_inner());
+            match memo.as_ref() {
+                Some((k, e)) if *k == key => e.clone(),
+                _ => {
+                    let (e, _) = skeleton(s).map_err(Unavailable::from)?;
+                    *memo = Some((key.clone(), e.clone()));
+                    e
+                }
+            }
+        };
+        // In W order, from W = 1 (Cynthia's estimate reads its share).
+        let total = e.settings.max_workers;
+        let mut done = 0;
+        for text in parts.iter().take(total as usize) {
+            let Some(text) = text else {
+                if done == 0 {
+                    break;
+                }
+                continue;
+            };
+            let sim: Spread = serde_json::from_str(text)
+                .map_err(|e| Unavailable::missing(section::ID, format!("a part: {e}")))?;
+            push_point(&mut e, sim);
+            done += 1;
+        }
+        if done < total {
+            return Ok(in_progress(&e, done, total));
+        }
+        let r = Ok(build(&e));
+        keep(key, &r);
+        r
+    }
+}
+
+/// The evaluation of the newest inputs without its sweep, for `assemble`.
+static SKELETON: Mutex<Option<(String, LiEvaluation)>> = Mutex::new(None);
+
+fn cached(key: &str) -> Option<Result<Report, Unavailable>> {
+    let last = LAST.lock().ok()?;
+    let (k, r) = last.as_ref()?;
+    (k == key).then(|| r.clone())
+}
+
+fn keep(key: String, r: &Result<Report, Unavailable>) {
+    if let Ok(mut last) = LAST.lock() {
+        *last = Some((key, r.clone()));
+    }
+}
+
+/// The curve so far; the trace file comes with the whole result.
+fn in_progress(e: &LiEvaluation, done: u32, total: u32) -> Report {
+    let mut r = build(e);
+    r.downloads.clear();
+    r.subject = format!("{} ({done} of {total} worker counts so far)", r.subject);
+    r
 }

@@ -48,6 +48,30 @@ export async function run(ctx) {
   await showView(page, 'li');
   await page.waitForFunction(() => /computing… \d+ of 14 parts done/.test(document.querySelector('[data-testid="li-pending"]')?.textContent || ''), null, { timeout: 30_000 });
   await page.waitForFunction(() => /W = 1 to 14,/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || '') && !document.querySelector('[data-testid="li-pending"]'), null, { timeout: 60_000 });
+  // The W were shared out over a pool of workers, one per core, beside
+  // the model worker that assembles them.
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  if (cores >= 2) assert(page.workers().length >= 1 + Math.min(cores, 8), `${page.workers().length} workers for ${cores} cores`);
+  const at14 = await text(page, 'li-throughput-max');
+
+  // A long sweep is cancelled while the pool computes it; the next edit
+  // computes again on fresh workers, to the same figures.
+  await setField(page, 'li-max-workers', '48');
+  await showView(page, 'li');
+  await page.waitForFunction(() => /computing… \d+ of 48 parts done/.test(document.querySelector('[data-testid="li-pending"]')?.textContent || ''), null, { timeout: 30_000 });
+  const closed = [];
+  for (const w of page.workers()) w.on('close', () => closed.push(w.url()));
+  assert(await page.evaluate(() => {
+    const b = document.querySelector('[data-testid="cancel"]');
+    if (b) b.click();
+    return Boolean(b);
+  }), 'Cancel was on the page while the pool computed');
+  await page.locator(ID('li-cancelled')).waitFor();
+  for (let i = 0; i < 50 && closed.length < 2; i++) await page.waitForTimeout(100);
+  assert(closed.length >= 2, `the model worker and the busy pool workers stop (${closed.length} closed)`);
+  await setField(page, 'li-max-workers', '14');
+  await page.waitForFunction(() => /W = 1 to 14,/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || '') && !document.querySelector('[data-testid="li-pending"]') && !document.querySelector('[data-testid="li-cancelled"]'), null, { timeout: 60_000 });
+  assert.equal(await text(page, 'li-throughput-max'), at14, 'the same figures after a cancel');
 
   // A profile whose ops wait for each other in a circle: named, kept out.
   await showInputs(page, 'models');
