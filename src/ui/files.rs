@@ -33,11 +33,6 @@ pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String),
     read_picked(ev, gloo_file::futures::read_as_text).await
 }
 
-/// `read_upload` for a file that may be binary (a gzipped trace).
-pub async fn read_upload_bytes(ev: &web_sys::Event) -> Option<Result<(String, Vec<u8>), String>> {
-    read_picked(ev, gloo_file::futures::read_as_bytes).await
-}
-
 /// The file picked in `ev`, read by `read`, with its name.
 async fn read_picked<T, Fut>(
     ev: &web_sys::Event,
@@ -61,20 +56,30 @@ where
 /// The file chosen in the input `ev` came from, within the size the page
 /// reads.
 fn picked(ev: &web_sys::Event) -> Option<Result<(String, gloo_file::File), String>> {
+    picked_within(ev, MAX_UPLOAD_BYTES)
+        .map(|r| r.map(|(name, file)| (name, gloo_file::File::from(file))))
+}
+
+/// The file chosen in the input `ev` came from, unread (a worker reads
+/// it), refused by name when over `limit` [B].
+pub fn picked_within(
+    ev: &web_sys::Event,
+    limit: f64,
+) -> Option<Result<(String, web_sys::File), String>> {
     let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
     let file = input.files()?.get(0)?;
     // Let the same file be chosen again after an error.
     input.set_value("");
     let name = file.name();
     let size = file.size();
-    if size > MAX_UPLOAD_BYTES {
+    if size > limit {
         return Some(Err(format!(
             "{name}: {:.1} MB is larger than the {:.0} MB this page reads",
             size / 1e6,
-            MAX_UPLOAD_BYTES / 1024.0 / 1024.0
+            limit / 1024.0 / 1024.0
         )));
     }
-    Some(Ok((name, gloo_file::File::from(file))))
+    Some(Ok((name, file)))
 }
 
 /// A file name stem from a scenario title: lower-case words joined by `-`.

@@ -1,16 +1,28 @@
 //! Li et al.'s Chrome-trace import on the page: upload a TensorFlow
 //! timeline or PyTorch profiler file (plain or gzipped), see what was read,
 //! merged and skipped, and edit the mapping rules (kept in
-//! `models.li.trace_mapping`); the trace itself stays in the page, so a
-//! rule change re-reads it at once.
+//! `models.li.trace_mapping`).
+//!
+//! The file is read off the page's thread: it goes as it is (a `Blob`) to
+//! an import worker (`models::li::trace_job`), started at the first upload
+//! and kept, which inflates and reads it, keeps the text, and reads it
+//! again when a rule changes. A trace of hundreds of MB never blocks the
+//! page; the page shows "reading…" meanwhile.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::files::read_upload_bytes;
+use super::files::picked_within;
 use super::state::AppState;
-use crate::models::li::chrome::{import, read_bytes, Mapping, Rule, Target};
+use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
 use crate::models::li::section::{LiSettings, ID};
+use crate::models::li::trace_job::{TraceAnswer, TraceRequest, TraceServer, WORKER_NAME};
+use crate::workload::Network;
 
 const TARGETS: [Target; 5] = [
     Target::Worker,
@@ -27,61 +39,214 @@ fn target_of(word: &str) -> Target {
         .unwrap_or(Target::Worker)
 }
 
-/// Reads `text` with the section's mapping (or the defaults) and the
-/// workload's layer table; on success the profile replaces the section's.
-fn apply(state: AppState, name: &str, text: &str) -> Result<Vec<String>, String> {
-    let (mapping, network) = state.scenario.with_untracked(|s| {
+/// The import worker's side: the request, and the file that comes with a
+/// `Read`, read here with `FileReaderSync` (a worker may block).
+pub fn serve_imports(scope: web_sys::DedicatedWorkerGlobalScope) {
+    let post_scope = scope.clone();
+    let mut server = TraceServer::default();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let data = ev.data();
+        let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
+        let request = field("request")
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        let bytes = field("file")
+            .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
+            .and_then(|blob| {
+                web_sys::FileReaderSync::new()
+                    .ok()?
+                    .read_as_array_buffer(&blob)
+                    .ok()
+            })
+            .map(|buf| js_sys::Uint8Array::new(&buf).to_vec());
+        let answer = server.handle(&request, bytes.as_deref());
+        let _ = post_scope.post_message(&JsValue::from_str(&answer));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&JsValue::from_str("ready"));
+}
+
+/// The page's handle on the import worker.
+struct Importer {
+    worker: Worker,
+    ready: bool,
+    /// A message waiting for the worker to load.
+    waiting: Option<js_sys::Object>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+type Shared = Rc<RefCell<Option<Importer>>>;
+
+/// Starts the worker; `answer` gets each answer, `failed` a worker that
+/// could not load or died (too large a file for this browser's memory).
+fn start(
+    shared: &Shared,
+    answer: impl Fn(TraceAnswer) + 'static,
+    failed: impl Fn() + 'static,
+) -> Result<(), JsValue> {
+    let url = super::runtime::worker_url().ok_or_else(|| JsValue::from_str("no wasm links"))?;
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    opts.set_name(WORKER_NAME);
+    let worker = Worker::new_with_options(&url, &opts)?;
+    let weak = Rc::downgrade(shared);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let Some(text) = ev.data().as_string() else {
+            return;
+        };
+        if text == "ready" {
+            let Some(shared) = weak.upgrade() else { return };
+            if let Some(imp) = shared.borrow_mut().as_mut() {
+                imp.ready = true;
+                if let Some(msg) = imp.waiting.take() {
+                    let _ = imp.worker.post_message(&msg);
+                }
+            }
+            return;
+        }
+        if let Ok(a) = serde_json::from_str::<TraceAnswer>(&text) {
+            answer(a);
+        }
+    });
+    let weak = Rc::downgrade(shared);
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        ev.prevent_default();
+        if let Some(shared) = weak.upgrade() {
+            if let Some(imp) = shared.borrow_mut().take() {
+                imp.worker.terminate();
+            }
+        }
+        failed();
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    *shared.borrow_mut() = Some(Importer {
+        worker,
+        ready: false,
+        waiting: None,
+        _on_message: on_message,
+        _on_error: on_error,
+    });
+    Ok(())
+}
+
+/// `{request, file?}` to the worker, once it has loaded.
+fn send(shared: &Shared, request: &TraceRequest, file: Option<&web_sys::File>) {
+    let msg = js_sys::Object::new();
+    let text = serde_json::to_string(request).unwrap_or_default();
+    let _ = js_sys::Reflect::set(&msg, &"request".into(), &JsValue::from_str(&text));
+    if let Some(f) = file {
+        let _ = js_sys::Reflect::set(&msg, &"file".into(), f);
+    }
+    if let Some(imp) = shared.borrow_mut().as_mut() {
+        if imp.ready {
+            let _ = imp.worker.post_message(&msg);
+        } else {
+            imp.waiting = Some(msg);
+        }
+    }
+}
+
+/// The section's mapping (or the defaults) and the workload's layers.
+fn inputs(state: AppState) -> (Mapping, Option<Network>) {
+    state.scenario.with_untracked(|s| {
         let c: LiSettings = s.section(ID).unwrap_or_default();
+        let net = &s.workload.network;
         (
             c.trace_mapping.unwrap_or_default(),
-            s.workload.network.clone(),
+            (!net.layers.is_empty()).then(|| net.clone()),
         )
-    });
-    let layers = (!network.layers.is_empty()).then_some(&network);
-    let imported = import(name, text, &mapping, layers).map_err(|e| format!("{name}: {e}"))?;
-    let lines = imported.summary.lines();
-    state.section_edit(ID, |c: &mut LiSettings| {
-        c.profile = Some(imported.profile);
-        c.profile_ref = None;
-        c.trace_mapping = Some(mapping);
-    });
-    Ok(lines)
+    })
 }
 
 #[component]
 pub fn LiTrace() -> impl IntoView {
     let state = super::expect_state();
     let cfg = state.section_memo::<LiSettings>(ID);
-    // The last trace read: (file name, text), kept for re-reading.
-    let trace = StoredValue::new_local(None::<(String, String)>);
+    let importer: StoredValue<Shared, LocalStorage> = StoredValue::new_local(Shared::default());
     let summary = RwSignal::new(None::<Vec<String>>);
     let problem = RwSignal::new(None::<String>);
-    let reread = move || {
-        let Some((name, text)) = trace.get_value() else {
+    // What the worker is reading ("reading x.json (12.3 MB)…"), and the
+    // newest request: older answers are dropped.
+    let reading = RwSignal::new(None::<String>);
+    let latest = StoredValue::new(0u64);
+    let answered = move |a: TraceAnswer| {
+        if a.id != latest.get_value() {
             return;
-        };
-        match apply(state, &name, &text) {
-            Ok(lines) => {
+        }
+        reading.set(None);
+        match a.result {
+            Ok((profile, lines)) => {
+                state.section_edit(ID, |c: &mut LiSettings| {
+                    c.profile = Some(profile);
+                    c.profile_ref = None;
+                    c.trace_mapping.get_or_insert_with(Mapping::default);
+                });
                 problem.set(None);
                 summary.set(Some(lines));
             }
             Err(e) => problem.set(Some(e)),
         }
     };
-    let upload = move |ev: web_sys::Event| {
-        spawn_local(async move {
-            match read_upload_bytes(&ev).await {
-                Some(Ok((name, bytes))) => match read_bytes(&bytes) {
-                    Ok(text) => {
-                        trace.set_value(Some((name, text)));
-                        reread();
-                    }
-                    Err(e) => problem.set(Some(format!("{name}: {e}"))),
+    let failed = move || {
+        reading.set(None);
+        problem.set(Some(
+            "the trace could not be read: the import stopped (too large for this browser's memory?)".into(),
+        ));
+    };
+    let ask = move |request: TraceRequest, file: Option<&web_sys::File>| {
+        let shared = importer.get_value();
+        if shared.borrow().is_none() && start(&shared, answered, failed).is_err() {
+            problem.set(Some("this browser cannot start the import worker".into()));
+            return;
+        }
+        send(&shared, &request, file);
+    };
+    let next_id = move || {
+        let id = latest.get_value() + 1;
+        latest.set_value(id);
+        id
+    };
+    let reread = move || {
+        if importer.with_value(|i| i.borrow().is_none()) || summary.with_untracked(Option::is_none)
+        {
+            return;
+        }
+        let (mapping, layers) = inputs(state);
+        let id = next_id();
+        reading.set(Some("reading the trace again with the new rules…".into()));
+        ask(
+            TraceRequest::Reread {
+                id,
+                mapping,
+                layers,
+            },
+            None,
+        );
+    };
+    let upload = move |ev: web_sys::Event| match picked_within(&ev, MAX_TRACE_BYTES as f64) {
+        Some(Ok((name, file))) => {
+            let (mapping, layers) = inputs(state);
+            let id = next_id();
+            reading.set(Some(format!(
+                "reading {name} ({:.1} MB)…",
+                file.size() / 1e6
+            )));
+            problem.set(None);
+            ask(
+                TraceRequest::Read {
+                    id,
+                    name,
+                    mapping,
+                    layers,
                 },
-                Some(Err(e)) => problem.set(Some(e)),
-                None => {}
-            }
-        });
+                Some(&file),
+            );
+        }
+        Some(Err(e)) => problem.set(Some(e)),
+        None => {}
     };
     let edit = move |f: Box<dyn FnOnce(&mut Mapping)>| {
         state.section_edit(ID, |c: &mut LiSettings| {
@@ -121,6 +286,7 @@ pub fn LiTrace() -> impl IntoView {
                 "upload Chrome trace (.json, .json.gz)"
                 <input type="file" accept=".json,.gz,.json.gz" class="hidden-file" on:change=upload data-testid="li-trace-upload" />
             </label>
+            {move || reading.get().map(|m| view! { <p class="hint" role="status" data-testid="li-trace-reading">{m}</p> })}
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert" data-testid="li-trace-error">{m}</p> })}
             {move || summary.get().map(|lines| view! {
                 <ul class="hint" role="status" data-testid="li-trace-summary">

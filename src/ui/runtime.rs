@@ -532,7 +532,7 @@ impl Runtime {
 
 /// `worker.js?js=…&wasm=…`: the page's own module and wasm, from the
 /// preload links Trunk writes.
-fn worker_url() -> Option<String> {
+pub(crate) fn worker_url() -> Option<String> {
     let doc = web_sys::window()?.document()?;
     let href =
         |sel: &str| -> Option<String> { doc.query_selector(sel).ok()??.get_attribute("href") };
@@ -548,6 +548,10 @@ pub fn serve_if_worker() -> bool {
     let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
         return false;
     };
+    if scope.name() == crate::models::li::trace_job::WORKER_NAME {
+        super::li_trace::serve_imports(scope);
+        return true;
+    }
     let post_scope = scope.clone();
     let mut server = Server::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {

@@ -632,3 +632,81 @@ fn the_mapping_reads_and_writes_as_json() {
     assert_eq!(m.target("_HostRecv", "Op"), Target::Downlink);
     assert_eq!(m.target("ncclKernel_SendRecv", "kernel"), Target::Skip);
 }
+
+/// The import worker's job: a gzipped file read once and kept, read again
+/// with another rule; a file that is not a trace is named and leaves the
+/// kept one; a rule change before any trace says to upload it.
+#[test]
+fn the_import_worker_reads_keeps_and_rereads() {
+    use ddnn_planner::models::li::trace_job::{TraceAnswer, TraceRequest, TraceServer};
+    let answer = |text: String| -> TraceAnswer {
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    };
+    let req = |r: &TraceRequest| serde_json::to_string(r).unwrap_or_default();
+    let mut server = TraceServer::default();
+    let early = answer(server.handle(
+        &req(&TraceRequest::Reread {
+            id: 1,
+            mapping: Mapping::default(),
+            layers: None,
+        }),
+        None,
+    ));
+    assert!(
+        matches!(&early.result, Err(e) if e.contains("upload it again")),
+        "{early:?}"
+    );
+
+    let read = answer(server.handle(
+        &req(&TraceRequest::Read {
+            id: 2,
+            name: "tf.json.gz".into(),
+            mapping: Mapping::default(),
+            layers: None,
+        }),
+        Some(&gzip(TF)),
+    ));
+    let direct = import("tf.json.gz", TF, &Mapping::default(), None).expect("the TF trace reads");
+    let Ok((profile, lines)) = &read.result else {
+        panic!("{read:?}");
+    };
+    assert_eq!((read.id, profile), (2, &direct.profile));
+    assert_eq!(lines, &direct.summary.lines());
+
+    // Not a trace: named, and the kept trace stays for the next rule.
+    let bad = answer(server.handle(
+        &req(&TraceRequest::Read {
+            id: 3,
+            name: "notes.txt".into(),
+            mapping: Mapping::default(),
+            layers: None,
+        }),
+        Some(b"hello"),
+    ));
+    assert!(
+        matches!(&bad.result, Err(e) if e.starts_with("notes.txt: ")),
+        "{bad:?}"
+    );
+    let mut relu_skipped = Mapping::default();
+    relu_skipped.rules.insert(
+        0,
+        Rule {
+            pattern: "Relu".into(),
+            target: Target::Skip,
+        },
+    );
+    let again = answer(server.handle(
+        &req(&TraceRequest::Reread {
+            id: 4,
+            mapping: relu_skipped.clone(),
+            layers: None,
+        }),
+        None,
+    ));
+    let skipped = import("tf.json.gz", TF, &relu_skipped, None).expect("reads");
+    assert_ne!(
+        skipped.profile, direct.profile,
+        "the rule changes the profile"
+    );
+    assert_eq!(again.result.map(|(p, _)| p), Ok(skipped.profile));
+}

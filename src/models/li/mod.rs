@@ -28,5 +28,6 @@ pub mod report;
 pub mod section;
 pub mod sim;
 pub mod trace;
+pub mod trace_job;
 
 pub use model::{inputs_key, Li};

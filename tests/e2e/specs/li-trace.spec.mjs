@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { ID, open, showView, showInputs } from '../planner.mjs';
 
-export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload';
+export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
@@ -23,6 +26,24 @@ function trace() {
     ev.push({ ph: 'X', name: 'relu_bw', cat: 'kernel', pid: 2, tid: 7, ts: t0 + 700, dur: 200 });
   }
   return zlib.gzipSync(Buffer.from(JSON.stringify({ traceEvents: ev })));
+}
+
+// The same two steps inside 80 MB of allocator counter samples (a phase
+// the import counts and skips), written to a file: the events in all.
+function bigTrace(file) {
+  const head = JSON.parse(zlib.gunzipSync(trace()).toString()).traceEvents;
+  const out = fs.openSync(file, 'w');
+  fs.writeSync(out, '{"traceEvents": [\n' + head.map((e) => JSON.stringify(e)).join(',\n'));
+  let n = head.length;
+  const chunk = [];
+  while (fs.fstatSync(out).size < 80e6) {
+    chunk.length = 0;
+    for (let i = 0; i < 20000; i++, n++) chunk.push(`,\n{"ph":"C","name":"GPU_0_bfc","pid":9,"tid":0,"ts":${n},"args":{"allocated_bytes":${n * 64}}}`);
+    fs.writeSync(out, chunk.join(''));
+  }
+  fs.writeSync(out, '\n]}');
+  fs.closeSync(out);
+  return n;
 }
 
 export async function run(ctx) {
@@ -58,4 +79,35 @@ export async function run(ctx) {
   await page.locator(ID('li-trace-error')).waitFor();
   assert.match(await text(page, 'li-trace-error'), /^broken\.json: /);
   assert.equal(await text(page, 'li-source'), kept);
+
+  // 80 MB: read in the import worker. The page says it is reading, keeps
+  // drawing frames, and the summary counts every event.
+  const big = path.join(os.tmpdir(), `ddnn-big-trace-${process.pid}.json`);
+  const events = bigTrace(big);
+  try {
+    const t0 = await page.evaluate(() => performance.now());
+    await page.locator(ID('li-trace-upload')).setInputFiles(big);
+    await page.locator(ID('li-trace-reading')).waitFor();
+    assert.match(await text(page, 'li-trace-reading'), /reading ddnn-big-trace-\d+\.json \(8\d\.\d MB\)/);
+    const worstFrame = await page.evaluate(() => new Promise((resolve) => {
+      let last = performance.now();
+      let worst = 0;
+      let n = 0;
+      const frame = (t) => {
+        worst = Math.max(worst, t - last);
+        last = t;
+        if (++n < 20 && document.querySelector('[data-testid="li-trace-reading"]')) requestAnimationFrame(frame);
+        else resolve(worst);
+      };
+      requestAnimationFrame(frame);
+    }));
+    await page.waitForFunction(() => !document.querySelector('[data-testid="li-trace-reading"]'), null, { timeout: 60_000 });
+    const read = await text(page, 'li-trace-summary');
+    assert.match(read, new RegExp(`Read ${events} events from 'ddnn-big-trace`), read);
+    const longest = await page.evaluate((t) => Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms)), t0);
+    ctx.log(`80 MB trace: ${events} events, longest main-thread task ${Math.round(longest)} ms, worst frame gap while reading ${Math.round(worstFrame)} ms`);
+    assert(longest < 100, `the page stays responsive while an 80 MB trace is read (${longest} ms task)`);
+  } finally {
+    fs.rmSync(big, { force: true });
+  }
 }
