@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::fields::NumberField;
 use super::files::picked_within;
 use super::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
@@ -215,6 +216,10 @@ pub fn LiTrace() -> impl IntoView {
             return;
         }
         let (mapping, layers) = inputs(state);
+        // Out of range: said at its field, and the last profile stays.
+        if mapping.check().is_err() {
+            return;
+        }
         let id = next_id();
         reading.set(Some("reading the trace again with the new rules…".into()));
         ask(
@@ -319,6 +324,31 @@ pub fn LiTrace() -> impl IntoView {
                             prop:value=move || mapping.get().unwrap_or_default().step_marker
                             on:change=move |ev| { let v = event_target_value(&ev); edit(Box::new(move |m| m.step_marker = v)) } />
                     </label>
+                    <div class="grid2">
+                        <NumberField
+                            label="link speed the trace was taken at [Gb/s]"
+                            value=Signal::derive(move || mapping.get().unwrap_or_default().assumed_bytes_per_s * 8.0 / 1e9)
+                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.assumed_bytes_per_s = v * 1e9 / 8.0)))
+                            errors=state.section_errors(ID, ".trace_mapping.assumed_bytes_per_s")
+                            testid="li-trace-link"
+                            help="a transfer in the trace without a size moved its duration × this"
+                        />
+                        <NumberField
+                            label="PS update rate, for updates from the layer table [GB/s]"
+                            value=Signal::derive(move || mapping.get().unwrap_or_default().ps_bytes_per_s / 1e9)
+                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.ps_bytes_per_s = v * 1e9)))
+                            errors=state.section_errors(ID, ".trace_mapping.ps_bytes_per_s")
+                            testid="li-trace-ps-rate"
+                        />
+                        <NumberField
+                            label="samples per step of the traced worker [samples]"
+                            value=Signal::derive(move || f64::from(mapping.get().unwrap_or_default().batch))
+                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.batch = v as u32)))
+                            errors=state.section_errors(ID, ".trace_mapping.batch")
+                            integer=true
+                            testid="li-trace-batch"
+                        />
+                    </div>
                     <p class="hint">"The trace stays in this page only; the scenario keeps the profile read from it and these rules."</p>
                 </details>
             </Show>

@@ -461,3 +461,27 @@ fn the_network_is_checked_at_its_fields() {
     let e = refused_at(&s, "workload.network.layers[3]");
     assert!(e.message.contains("kw must be at least 1"), "{}", e.message);
 }
+
+/// The Chrome-trace mapping's numbers: refused at their fields, in the
+/// units the mapping screen types them in.
+#[test]
+fn a_trace_mappings_numbers_are_refused_at_their_fields() {
+    use ddnn_planner::models::li::chrome::Mapping;
+    use ddnn_planner::models::li::section::LiSettings;
+    let mut s = ddnn_planner::models::li::presets::example();
+    let mut c: LiSettings = s.section("li").unwrap_or_default();
+    c.trace_mapping = Some(Mapping::default());
+    s.set_section("li", &c);
+    assert_eq!(s.validate(), Vec::new());
+    c.trace_mapping = Some(Mapping {
+        assumed_bytes_per_s: 0.0,
+        ps_bytes_per_s: TINY,
+        batch: 0,
+        ..Mapping::default()
+    });
+    s.set_section("li", &c);
+    let at = |f: &str| refused_at(&s, f).message;
+    assert!(at("models.li.trace_mapping.assumed_bytes_per_s").contains("Gb/s"));
+    assert!(at("models.li.trace_mapping.ps_bytes_per_s").contains("GB/s"));
+    assert!(at("models.li.trace_mapping.batch").contains("samples per step"));
+}

@@ -250,6 +250,8 @@ pub const MAX_WORKERS: Bounds = Bounds::plain(1.0, 64.0);
 pub const ACHIEVED: Bounds = Bounds::plain(1e-4, 1.0);
 /// PS update rate: 1 MB/s to 10 TB/s, typed in GB/s.
 pub const PS_RATE: Bounds = Bounds::shown(1e6, 1e13, 1e9, "GB/s");
+/// Samples per step of a traced worker.
+pub const TRACE_BATCH: Bounds = Bounds::plain(1.0, 1e6);
 pub const JITTER: Bounds = Bounds::plain(0.0, 0.9);
 pub const PROFILED: Bounds = Bounds::plain(1.0, 1000.0);
 /// Worker memory bandwidth: 1 GB/s to 100 TB/s, typed in GB/s.
@@ -313,6 +315,26 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             "memory bandwidth",
             MEMORY_RATE,
             g.memory_bytes_per_s,
+        );
+    }
+    if let Some(m) = &c.trace_mapping {
+        check(
+            "trace_mapping.assumed_bytes_per_s",
+            "link speed the trace was taken at",
+            crate::hardware::NETWORK,
+            m.assumed_bytes_per_s,
+        );
+        check(
+            "trace_mapping.ps_bytes_per_s",
+            "PS update rate",
+            PS_RATE,
+            m.ps_bytes_per_s,
+        );
+        check(
+            "trace_mapping.batch",
+            "samples per step",
+            TRACE_BATCH,
+            f64::from(m.batch),
         );
     }
     if c.warmup >= c.steps {

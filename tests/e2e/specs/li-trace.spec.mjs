@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ID, open, showView, showInputs } from '../planner.mjs';
+import { ID, open, showView, showInputs, setField, numberIn } from '../planner.mjs';
 
 export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
 
@@ -71,6 +71,26 @@ export async function run(ctx) {
   assert.notEqual(await text(page, 'li-source'), before);
   await showView(page, 'li');
   await page.locator(ID('li-throughput-max')).waitFor({ timeout: 60_000 });
+  const whole = () => page.waitForFunction(() => !document.querySelector('[data-testid="li-pending"]') && document.querySelector('[data-testid="li-throughput-max"]'), null, { timeout: 60_000 });
+  await whole();
+  const at32 = numberIn(await text(page, 'li-throughput-max'));
+
+  // The traced worker's batch, typed on the mapping screen: twice the
+  // samples per step, twice the throughput (the step times are the trace's).
+  await showInputs(page, 'models');
+  await setField(page, 'li-trace-batch', '64');
+  await showView(page, 'li');
+  await page.waitForFunction((b) => { const t = document.querySelector('[data-testid="li-throughput-max"]')?.textContent || ''; return !document.querySelector('[data-testid="li-pending"]') && t && !t.includes(b); }, String(at32), { timeout: 60_000 });
+  await whole();
+  const at64 = numberIn(await text(page, 'li-throughput-max'));
+  assert(Math.abs(at64 / at32 - 2) < 1e-3, `batch 64 gives ${at64} vs ${at32} at 32`);
+  // A link speed of 0 is refused at its field, with the range.
+  await showInputs(page, 'models');
+  await setField(page, 'li-trace-link', '0');
+  const linkField = page.locator('label.field', { has: page.locator(ID('li-trace-link')) });
+  await linkField.locator(ID('field-error')).waitFor();
+  assert.match(await linkField.locator(ID('field-error')).first().textContent(), /Gb\/s/);
+  await setField(page, 'li-trace-link', '10');
 
   // Not a trace: named at the upload, the profile stays.
   await showInputs(page, 'models');
