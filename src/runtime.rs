@@ -24,9 +24,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::{self, by_id, encode_share, evaluate_streamed, Unavailable, MODELS};
+use crate::models::{self, by_id, evaluate_streamed, for_link, Unavailable, MODELS};
 use crate::report::csv::csv;
 use crate::report::Report;
+use crate::scenario::codec::encode_link;
 use crate::scenario::Scenario;
 
 /// What the page asks of the worker.
@@ -89,6 +90,10 @@ pub enum FromWorker {
     Link {
         id: u64,
         fragment: Result<String, String>,
+        /// Where the page keeps each input the link leaves out (a large
+        /// profile): the page copies only one it does not have yet.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        left_out: Vec<String>,
     },
     /// About to evaluate `model`, the `done + 1`-th of `total`.
     Progress {
@@ -294,9 +299,11 @@ impl Server {
             // simulation that may run for seconds (compressing a large
             // scenario takes a while too).
             if done == 0 {
+                let (shrunk, left_out) = for_link(&scenario);
                 post(encode(&FromWorker::Link {
                     id,
-                    fragment: encode_share(&scenario).map_err(|e| e.to_string()),
+                    fragment: encode_link(&shrunk).map_err(|e| e.to_string()),
+                    left_out: left_out.into_iter().map(|l| l.key).collect(),
                 }));
             }
         }
@@ -582,6 +589,7 @@ mod tests {
             FromWorker::Link {
                 id: 7,
                 fragment: Ok(crate::scenario::codec::encode_fragment(&s)),
+                left_out: Vec::new(),
             }
         );
         assert_eq!(msgs.last(), Some(&FromWorker::Done { id: 7 }));

@@ -152,18 +152,36 @@ impl Runtime {
     /// Asks for `scenario` to be evaluated as request `id`.
     pub fn submit(&self, id: u64, scenario: &Scenario) {
         let json: Rc<str> = serde_json::to_string(scenario).unwrap_or_default().into();
-        let stale_run = {
-            let mut inner = self.0.borrow_mut();
-            inner.queued = Some((id, json));
-            match inner.in_flight {
-                Some((_, started)) => inner.ready && now() - started > REPLACE_AFTER_MS,
-                None => false,
+        self.0.borrow_mut().queued = Some((id, json));
+        self.replace_if_stale();
+        self.pump();
+    }
+
+    /// A newer edit waits while the running request is young; once it has
+    /// run `REPLACE_AFTER_MS`, the edit replaces it (checked again then, so
+    /// one edit early in a long simulation does not wait for all of it).
+    fn replace_if_stale(&self) {
+        let age = {
+            let inner = self.0.borrow();
+            match (&inner.in_flight, &inner.queued) {
+                (Some((_, started)), Some(_)) if inner.ready => now() - started,
+                _ => return,
             }
         };
-        if stale_run {
+        if age > REPLACE_AFTER_MS {
             self.restart();
+            return;
         }
-        self.pump();
+        let rt = self.clone();
+        let later = Closure::once_into_js(move || {
+            rt.replace_if_stale();
+            rt.pump();
+        });
+        if let Some(w) = web_sys::window() {
+            let wait = (REPLACE_AFTER_MS - age).ceil() as i32 + 1;
+            let _ = w
+                .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait);
+        }
     }
 
     /// Asks for the results file; the answer arrives as `FromWorker::Export`.

@@ -308,7 +308,11 @@ impl AppState {
                     self.progress.set(None);
                 }
             }
-            FromWorker::Link { id, fragment } => self.apply_link(id, fragment),
+            FromWorker::Link {
+                id,
+                fragment,
+                left_out,
+            } => self.apply_link(id, fragment, &left_out),
             FromWorker::Export { format, text, .. } => {
                 let name = self
                     .scenario
@@ -521,7 +525,7 @@ impl AppState {
 
     /// Writes the newest fragment to the address bar (replaceState: typing
     /// must not fill the back button), or says why there is none.
-    fn apply_link(&self, id: u64, fragment: Result<String, String>) {
+    fn apply_link(&self, id: u64, fragment: Result<String, String>, left_out: &[String]) {
         if id != self.revision.get_untracked() {
             return;
         }
@@ -538,7 +542,14 @@ impl AppState {
                 if let Some(st) = local_storage() {
                     let _ = st.set_item(SAVED_KEY, &frag);
                 }
-                self.scenario.with_untracked(keep_left_out);
+                // Computing what a link leaves out costs milliseconds with
+                // a large profile: only for one this browser lacks.
+                let lacks = |k: &String| {
+                    local_storage().is_some_and(|st| st.get_item(k).ok().flatten().is_none())
+                };
+                if left_out.iter().any(lacks) {
+                    self.scenario.with_untracked(keep_left_out);
+                }
                 self.address_bar.with_value(|a| a.show(frag));
             }
             Err(e) => {

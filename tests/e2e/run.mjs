@@ -168,6 +168,13 @@ async function runSpec(spec, context, baseUrl) {
       const page = await context.newPage();
       pages.push(page);
       await page.addInitScript(recordLongTasks);
+      // A Content-Security-Policy violation becomes a console error, which
+      // fails the spec (a worker's, too, as it reaches the page's console).
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+        });
+      });
       page.setDefaultTimeout(Math.min(30_000, SPEC_TIMEOUT_MS));
       page.on('console', (msg) => {
         if (msg.type() !== 'error') return;
