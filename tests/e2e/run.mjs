@@ -142,9 +142,28 @@ async function loadSpecs(filters) {
       throw new Error(`${f}: a spec must export \`name\` (string) and \`async function run(ctx)\``);
     }
     if (filters.length && !filters.some((x) => mod.name.includes(x) || f.includes(x))) continue;
-    specs.push({ file: f, name: mod.name, run: mod.run });
+    specs.push({ file: f, name: mod.name, run: mod.run, contextOptions: mod.contextOptions });
   }
   return specs;
+}
+
+// A fresh persistent Chromium profile; `overrides` from a spec's
+// `contextOptions` (the offline spec lets its service worker run).
+function launch(userDataDir, overrides = {}) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: !process.env.HEADED,
+    args: process.env.HEADED ? CHROMIUM_ARGS.filter((a) => a !== '--headless') : CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+    serviceWorkers: 'block',
+    timeout: 60_000,
+    ...overrides,
+  });
 }
 
 async function runSpec(spec, context, baseUrl) {
@@ -263,26 +282,25 @@ async function main() {
   let context;
   let failed = 0;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: !process.env.HEADED,
-      args: process.env.HEADED ? CHROMIUM_ARGS.filter((a) => a !== '--headless') : CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 800 },
-      deviceScaleFactor: 1,
-      locale: 'en-US',
-      timezoneId: 'UTC',
-      colorScheme: 'light',
-      reducedMotion: 'reduce',
-      serviceWorkers: 'block',
-      timeout: 60_000,
-    });
+    context = await launch(userDataDir);
     // The persistent context opens one blank page; specs get their own.
     for (const p of context.pages()) await p.close().catch(() => {});
     console.log(`e2e: browser version ${context.browser()?.version() ?? '(persistent context)'}`);
 
     for (const spec of specs) {
       const t0 = Date.now();
-      const { error, problems } = await runSpec(spec, context, baseUrl);
+      // A spec that needs other browser settings gets its own profile.
+      let own = null;
+      if (spec.contextOptions) {
+        const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ddnn-e2e-profile-'));
+        own = { dir, context: await launch(dir, spec.contextOptions) };
+        for (const p of own.context.pages()) await p.close().catch(() => {});
+      }
+      const { error, problems } = await runSpec(spec, own ? own.context : context, baseUrl);
+      if (own) {
+        await own.context.close().catch(() => {});
+        await fsp.rm(own.dir, { recursive: true, force: true }).catch(() => {});
+      }
       const secs = ((Date.now() - t0) / 1000).toFixed(1);
       if (!error && problems.length === 0) {
         console.log(`PASS ${spec.name} (${secs} s)`);
