@@ -70,9 +70,10 @@ struct EvalArgs {
     /// Measured loss curve (step, loss): β0, β1 are fitted from it.
     #[arg(long, value_name = "FILE")]
     loss_curve: Option<String>,
-    /// Workers of the run that produced an ASP loss curve.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    loss_workers: u32,
+    /// Workers of the run that produced an ASP loss curve (default: the
+    /// cluster's workers, as the page's first guess).
+    #[arg(long, value_name = "N")]
+    loss_workers: Option<u32>,
     /// Instance catalog JSON, merged into the scenario's (same name replaces).
     #[arg(long, value_name = "FILE")]
     catalog: Option<String>,
@@ -166,7 +167,10 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
         log.push(apply_profile(&mut s, p, &read_text(p)?)?);
     }
     if let Some(p) = &a.loss_curve {
-        log.push(apply_loss_curve(&mut s, p, &read_text(p)?, a.loss_workers)?);
+        let workers = a
+            .loss_workers
+            .unwrap_or_else(|| s.hardware.cluster.total_workers().max(1));
+        log.push(apply_loss_curve(&mut s, p, &read_text(p)?, workers)?);
     }
     for spec in &a.imports {
         log.push(apply_import(&mut s, spec)?);

@@ -202,3 +202,41 @@ fn simulate_streams_each_worker_count_on_every_core() {
     assert_ne!(code, 0);
     assert!(err.contains("models.li.profile"), "{err}");
 }
+
+/// An ASP loss curve is fitted for the workers of its run: without
+/// `--loss-workers`, the cluster's, as the page guesses before one is typed.
+#[test]
+fn an_asp_curve_is_fitted_for_the_clusters_workers_by_default() {
+    let text = std::fs::read_to_string(ex("cifar10-bsp-m4.json")).unwrap_or_default();
+    let mut s: ddnn_planner::scenario::Scenario =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let Some(p) = s.workload.profile.as_mut() else {
+        panic!("the example has a job profile");
+    };
+    p.sync = ddnn_planner::workload::profile::SyncMode::Asp;
+    let n = s.hardware.cluster.total_workers();
+    assert!(n > 1, "{n} workers");
+    let dir = std::env::temp_dir().join(format!("ddnn-cli-asp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_default();
+    let file = dir.join("asp.json");
+    std::fs::write(&file, serde_json::to_string(&s).unwrap_or_default()).unwrap_or_default();
+    let file = file.to_string_lossy().to_string();
+    let curve = ex("resnet32-asp-loss.csv");
+    let fitted = |extra: &[&str]| {
+        let mut args = vec!["eval", file.as_str(), "--loss-curve", curve.as_str()];
+        args.extend_from_slice(extra);
+        // A fit may leave β1 ≥ β0 (the model then says so and exits 1):
+        // the fit line is printed either way.
+        let (_, out, err) = run(&args);
+        out.lines()
+            .chain(err.lines())
+            .find(|l| l.contains("fitted β0"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no fit line:\n{out}\n{err}"))
+    };
+    let by_default = fitted(&[]);
+    let count = n.to_string();
+    assert_eq!(by_default, fitted(&["--loss-workers", &count]));
+    assert_ne!(by_default, fitted(&["--loss-workers", "1"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
