@@ -189,6 +189,17 @@ pub fn part_request(id: u64, model: &str, part: u32, scenario_json: &str) -> Str
     )
 }
 
+/// `FromWorker::Partial` of a report so far, its tables cut for the page.
+fn partial(id: u64, model: &str, r: &Report, done: u32, total: u32) -> String {
+    encode(&FromWorker::Partial {
+        id,
+        model: model.to_string(),
+        report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+        done,
+        total,
+    })
+}
+
 /// Encodes a message for `postMessage`.
 pub fn encode<T: Serialize>(msg: &T) -> String {
     serde_json::to_string(msg).unwrap_or_default()
@@ -285,13 +296,7 @@ impl Server {
                 }));
             } else {
                 let result = evaluate_streamed(*model, &scenario, &mut |r, done, total| {
-                    post(encode(&FromWorker::Partial {
-                        id,
-                        model: model_id.clone(),
-                        report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
-                        done,
-                        total,
-                    }))
+                    post(partial(id, &model_id, &r, done, total))
                 });
                 self.finish(id, model_id, result, now() - start, post);
             }
@@ -334,15 +339,7 @@ impl Server {
         let done = parts.iter().filter(|p| p.is_some()).count() as u32;
         let total = parts.len() as u32;
         match result {
-            Ok(r) if done < total => {
-                post(encode(&FromWorker::Partial {
-                    id,
-                    model: model.to_string(),
-                    report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
-                    done,
-                    total,
-                }));
-            }
+            Ok(r) if done < total => post(partial(id, model, &r, done, total)),
             result => {
                 let start = self
                     .split_at

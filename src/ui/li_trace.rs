@@ -15,7 +15,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
 use super::fields::NumberField;
 use super::files::picked_within;
@@ -87,11 +87,7 @@ fn start(
     answer: impl Fn(TraceAnswer) + 'static,
     failed: impl Fn() + 'static,
 ) -> Result<(), JsValue> {
-    let url = super::runtime::worker_url().ok_or_else(|| JsValue::from_str("no wasm links"))?;
-    let opts = WorkerOptions::new();
-    opts.set_type(WorkerType::Module);
-    opts.set_name(WORKER_NAME);
-    let worker = Worker::new_with_options(&url, &opts)?;
+    let worker = super::runtime::module_worker(WORKER_NAME)?;
     let weak = Rc::downgrade(shared);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let Some(text) = ev.data().as_string() else {

@@ -302,27 +302,13 @@ impl Runtime {
     }
 
     fn new_helper(&self) -> Result<(), JsValue> {
-        let url = worker_url().ok_or_else(|| JsValue::from_str("no wasm preload links"))?;
-        let opts = WorkerOptions::new();
-        opts.set_type(WorkerType::Module);
-        opts.set_name("ddnn-planner parts");
-        let worker = Worker::new_with_options(&url, &opts)?;
+        let worker = module_worker("ddnn-planner parts")?;
         let key = {
             let mut inner = self.0.borrow_mut();
             inner.next_key += 1;
             inner.next_key
         };
-        let weak = Rc::downgrade(&self.0);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let Some(inner) = weak.upgrade() else { return };
-            let Some(text) = ev.data().as_string() else {
-                return;
-            };
-            let Ok(msg) = serde_json::from_str::<FromWorker>(&text) else {
-                return;
-            };
-            Runtime(inner).helper_said(key, msg);
-        });
+        let on_message = self.on_message(move |rt, msg| rt.helper_said(key, msg));
         let weak = Rc::downgrade(&self.0);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             // A pool worker that died: its part goes to another.
@@ -399,23 +385,27 @@ impl Runtime {
         }
     }
 
-    fn new_worker(&self) -> Result<(), JsValue> {
-        let url = worker_url().ok_or_else(|| JsValue::from_str("no wasm preload links"))?;
-        let opts = WorkerOptions::new();
-        opts.set_type(WorkerType::Module);
-        opts.set_name("ddnn-planner models");
-        let worker = Worker::new_with_options(&url, &opts)?;
+    /// A worker's message handler: each answer, read, to `f` (the runtime
+    /// held weakly, so a dropped page frees its workers).
+    fn on_message(
+        &self,
+        f: impl Fn(Runtime, FromWorker) + 'static,
+    ) -> Closure<dyn FnMut(MessageEvent)> {
         let weak = Rc::downgrade(&self.0);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        Closure::new(move |ev: MessageEvent| {
             let Some(inner) = weak.upgrade() else { return };
             let Some(text) = ev.data().as_string() else {
                 return;
             };
-            let Ok(msg) = serde_json::from_str::<FromWorker>(&text) else {
-                return;
-            };
-            Runtime(inner).receive(msg);
-        });
+            if let Ok(msg) = serde_json::from_str::<FromWorker>(&text) {
+                f(Runtime(inner), msg);
+            }
+        })
+    }
+
+    fn new_worker(&self) -> Result<(), JsValue> {
+        let worker = module_worker("ddnn-planner models")?;
+        let on_message = self.on_message(|rt, msg| rt.receive(msg));
         let weak = Rc::downgrade(&self.0);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             // A worker that cannot load (no module workers) or died: fall
@@ -548,9 +538,19 @@ impl Runtime {
     }
 }
 
+/// A module worker running the page's own wasm, named `name` (the name
+/// tells its `main` which job to serve).
+pub(crate) fn module_worker(name: &str) -> Result<Worker, JsValue> {
+    let url = worker_url().ok_or_else(|| JsValue::from_str("no wasm preload links"))?;
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    opts.set_name(name);
+    Worker::new_with_options(&url, &opts)
+}
+
 /// `worker.js?js=…&wasm=…`: the page's own module and wasm, from the
 /// preload links Trunk writes.
-pub(crate) fn worker_url() -> Option<String> {
+fn worker_url() -> Option<String> {
     let doc = web_sys::window()?.document()?;
     let href =
         |sel: &str| -> Option<String> { doc.query_selector(sel).ok()??.get_attribute("href") };
