@@ -74,16 +74,25 @@ pub fn read_fragment(input: &str) -> Result<Loaded, ScenarioError> {
             )
         }));
     }
-    let packed = URL_SAFE_NO_PAD.decode(body.as_bytes()).map_err(|e| {
-        ScenarioError::Fragment(format!(
-            "the link's scenario is damaged (not base64url: {e}); was it cut short?"
-        ))
+    // One sentence each, in words: the decoders' own errors (positions,
+    // their output buffers) mean nothing to someone holding a link.
+    let packed = URL_SAFE_NO_PAD.decode(body.as_bytes()).map_err(|_| {
+        ScenarioError::Fragment(
+            "the link's scenario is damaged: it has characters a link never carries, or it was cut short".into(),
+        )
     })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
         .map_err(|e| {
-            ScenarioError::Fragment(format!(
-                "the link's scenario is damaged (cannot be decompressed: {e:?})"
-            ))
+            ScenarioError::Fragment(
+                if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+                    format!(
+                        "the link's scenario unpacks to more than the {} MiB a scenario may have",
+                        MAX_SCENARIO_BYTES / (1024 * 1024)
+                    )
+                } else {
+                    "the link's scenario is damaged: it cannot be unpacked (a character changed, or the end cut off)".into()
+                },
+            )
         })?;
     let text = String::from_utf8(json).map_err(|_| {
         ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into())

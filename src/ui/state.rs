@@ -35,6 +35,16 @@ fn open_link(frag: &str) -> Result<crate::scenario::Loaded, crate::scenario::Sce
     Ok(l)
 }
 
+/// Why a link did not open, as the start of a sentence: the codec's own
+/// sentence when it speaks of the link, else introduced.
+fn link_problem(e: &crate::scenario::ScenarioError) -> String {
+    let e = e.to_string();
+    match e.strip_prefix("the link") {
+        Some(rest) => format!("The link{rest}"),
+        None => format!("The link's scenario could not be opened: {e}"),
+    }
+}
+
 /// Keeps in this browser what the scenario's link leaves out, so opening
 /// that link here (a reload, Back) puts it back.
 fn keep_left_out(s: &Scenario) {
@@ -179,7 +189,7 @@ impl AppState {
                 Ok(l) => (l.scenario, upgrade_banner(&l.notes), false),
                 Err(e) => (
                     Scenario::example(),
-                    Some(format!("The link's scenario could not be opened: {e}. Showing the built-in example; the address bar keeps the link until you edit.")),
+                    Some(format!("{}. Showing the built-in example; the address bar keeps the link until you edit.", link_problem(&e))),
                     true,
                 ),
             },
@@ -497,7 +507,8 @@ impl AppState {
                     state.scenario.set(l.scenario);
                 }
                 Err(e) => state.banner.set(Some(format!(
-                    "The link's scenario could not be opened: {e}. The last good scenario is kept."
+                    "{}. The last good scenario is kept.",
+                    link_problem(&e)
                 ))),
             }
         };
