@@ -146,6 +146,15 @@ const runs = browser ? browser.runs : 0;
   }
 }
 {
+  const what = 'keystroke → next painted frame (Event Timing of real keystrokes into the PS bandwidth, 200-layer table)';
+  const target = 'median < 20 ms, max < 50 ms';
+  const m = browserMeasure('edit', what, target);
+  if (m && m.keystrokes) {
+    row(`${what}; ${m.keystrokes.length} keystrokes`, `median ${ms(median(m.keystrokes))}, max ${ms(max(m.keystrokes))}`, target,
+      verdict(median(m.keystrokes) < 20 && max(m.keystrokes) < 50));
+  }
+}
+{
   const what = `worker round trip, small evaluation (the example): post → done minus the models' own time, page idle; ${runs} requests`;
   const m = browserMeasure('roundtrip', what, 'median < 5 ms');
   if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`, 'median < 5 ms', verdict(median(m.samples) < 5));
