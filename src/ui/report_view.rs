@@ -355,7 +355,8 @@ fn ReportTable(id: &'static str, entry: ModelSlot, key: String) -> impl IntoView
     let testid = format!("{id}-table-{key}");
     view! {
         <LazyDetails open=open class="report-table" summary=summary>
-            <div class="scroll">
+            // Focusable, so a keyboard can scroll a table wider than its box.
+            <div class="scroll" tabindex="0" role="region" aria-label=move || summary.get()>
                 <table class="figures" data-testid=testid.clone()>
                     {move || table.with(|t| t.as_ref().map(|t| table_body(t, limit.get())))}
                 </table>

@@ -196,7 +196,7 @@ fn LayerTable(net: Memo<Network>) -> impl IntoView {
             let ignored = n.ignored.clone();
             view! {
                 {given.map(|g| view! { <p class="hint" data-testid="given-figures">"Given figures: " {g.source}</p> })}
-                <div class="scroll layers">
+                <div class="scroll layers" tabindex="0" role="region" aria-label="layer table">
                     <table data-testid="layer-table">
                         <thead>
                             <tr>
