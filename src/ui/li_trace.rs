@@ -22,7 +22,7 @@ use super::files::picked_within;
 use super::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
 use crate::models::li::section::{LiSettings, ID};
-use crate::models::li::trace_job::{TraceAnswer, TraceRequest, TraceServer, WORKER_NAME};
+use crate::models::li::trace_job::{TraceAnswer, TraceRequest, WORKER_NAME};
 use crate::workload::Network;
 
 const TARGETS: [Target; 5] = [
@@ -38,34 +38,6 @@ fn target_of(word: &str) -> Target {
         .into_iter()
         .find(|t| t.word() == word)
         .unwrap_or(Target::Worker)
-}
-
-/// The import worker's side: the request, and the file that comes with a
-/// `Read`, read here with `FileReaderSync` (a worker may block).
-pub fn serve_imports(scope: web_sys::DedicatedWorkerGlobalScope) {
-    let post_scope = scope.clone();
-    let mut server = TraceServer::default();
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let data = ev.data();
-        let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
-        let request = field("request")
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
-        let bytes = field("file")
-            .and_then(|f| f.dyn_into::<web_sys::Blob>().ok())
-            .and_then(|blob| {
-                web_sys::FileReaderSync::new()
-                    .ok()?
-                    .read_as_array_buffer(&blob)
-                    .ok()
-            })
-            .map(|buf| js_sys::Uint8Array::new(&buf).to_vec());
-        let answer = server.handle(&request, bytes.as_deref());
-        let _ = post_scope.post_message(&JsValue::from_str(&answer));
-    });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    let _ = scope.post_message(&JsValue::from_str("ready"));
 }
 
 /// The page's handle on the import worker.

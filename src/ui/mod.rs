@@ -19,6 +19,7 @@ mod spotdnn_inputs;
 mod stash_inputs;
 mod state;
 mod toolbar;
+mod trace_worker;
 mod views;
 mod workload_panel;
 mod zeng_inputs;

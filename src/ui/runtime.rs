@@ -567,7 +567,7 @@ pub fn serve_if_worker() -> bool {
         return false;
     };
     if scope.name() == crate::models::li::trace_job::WORKER_NAME {
-        super::li_trace::serve_imports(scope);
+        super::trace_worker::serve_imports(scope);
         return true;
     }
     let post_scope = scope.clone();

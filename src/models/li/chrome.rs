@@ -16,7 +16,7 @@ use flate2::read::GzDecoder;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use super::generate::BYTES_PER_VALUE;
+use super::profile::BYTES_PER_VALUE;
 use super::profile::{Op, Profile, Resource, MAX_OPS};
 use crate::workload::Network;
 

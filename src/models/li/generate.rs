@@ -12,13 +12,11 @@
 //! BatchNorm and its ReLU are separate forward and backward ops. Inception
 //! v3 that way has 378 tensors and 1,512 ops per step.
 
-use super::profile::{Op, Profile, Resource};
+use super::profile::{Op, Profile, Resource, BYTES_PER_VALUE};
 use super::section::{Generate, Granularity};
 use super::sim::draw;
 use crate::workload::{LayerKind, Network};
 
-/// Bytes per value moved (FP32).
-pub const BYTES_PER_VALUE: f64 = 4.0;
 /// Passes over a layer's output a forward BatchNorm makes (mean, variance,
 /// normalise) and a forward ReLU makes (read, write); backward takes twice
 /// the forward, as for the convolutions.

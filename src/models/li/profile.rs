@@ -12,6 +12,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Bytes per value moved (FP32).
+pub const BYTES_PER_VALUE: f64 = 4.0;
+
 /// The resource an op uses (Sec. 2): the PS's sending channel, the
 /// worker's compute, the PS's receiving channel, the PS's compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
