@@ -101,47 +101,22 @@ impl PartialOrd for Mark {
 }
 
 /// One direction of the single PS: equal shares by a virtual clock.
+#[derive(Default)]
 struct Equal {
     /// Bytes each active chunk has received since the start.
     clock: f64,
     marks: BinaryHeap<Mark>,
     /// Each chunk's rate `B/n` [B/s] and its inverse, kept as `n` changes:
-    /// every event reads them. Both come from `shares` (a division is slow).
+    /// every event reads them, and a division is slow.
     rate: f64,
     inv_rate: f64,
-    /// `(B/n, n/B)` for every `n` up to the workers.
-    shares: Vec<(f64, f64)>,
 }
 
 impl Equal {
-    fn new(workers: usize, b: f64) -> Self {
-        let shares = (0..=workers)
-            .map(|n| {
-                let n = n as f64;
-                if n > 0.0 {
-                    (b / n, n / b)
-                } else {
-                    (0.0, 0.0)
-                }
-            })
-            .collect();
-        Equal {
-            clock: 0.0,
-            marks: BinaryHeap::with_capacity(workers),
-            rate: 0.0,
-            inv_rate: 0.0,
-            shares,
-        }
-    }
-
-    /// One chunk more or fewer: at most one per worker is in service.
-    #[inline]
-    fn count_changed(&mut self) {
-        (self.rate, self.inv_rate) = self
-            .shares
-            .get(self.marks.len())
-            .copied()
-            .unwrap_or((0.0, 0.0));
+    fn count_changed(&mut self, b: f64) {
+        let n = self.marks.len() as f64;
+        self.rate = if n > 0.0 { b / n } else { 0.0 };
+        self.inv_rate = if n > 0.0 { n / b } else { 0.0 };
     }
 }
 
@@ -172,14 +147,11 @@ pub struct Links {
 }
 
 impl Links {
-    pub fn new(servers: usize, bytes_per_s: f64, workers: usize) -> Self {
+    pub fn new(servers: usize, bytes_per_s: f64) -> Self {
         Links {
             servers,
             bytes_per_s,
-            equal: [
-                Equal::new(workers, bytes_per_s),
-                Equal::new(workers, bytes_per_s),
-            ],
+            equal: [Equal::default(), Equal::default()],
             slab: Vec::new(),
             free: Vec::new(),
             next_at: f64::INFINITY,
@@ -214,7 +186,7 @@ impl Links {
                 seq: chunk.seq,
                 slot,
             });
-            e.count_changed();
+            e.count_changed(self.bytes_per_s);
         } else {
             self.running.push(Running {
                 chunk,
@@ -311,7 +283,7 @@ impl Links {
                     }
                 }
                 if e.marks.len() != before {
-                    e.count_changed();
+                    e.count_changed(self.bytes_per_s);
                 }
             }
         } else {

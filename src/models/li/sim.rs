@@ -781,7 +781,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
             .collect(),
         heap: BinaryHeap::new(),
         seq: 0,
-        links: Links::new(m, setup.bytes_per_s, setup.workers as usize),
+        links: Links::new(m, setup.bytes_per_s),
         done_chunks: Vec::new(),
         t: 0.0,
         segments: Vec::new(),
