@@ -555,7 +555,8 @@ mod tests {
         }
         splits.answered(9, "li");
         assert!(!splits.pending(9));
-        // The exports carry it, and a later edit's parts are not mixed in.
+        // The exports carry it, and a part arriving after the whole report
+        // is assembled into nothing.
         let mut file = Vec::new();
         let req = encode(&ToWorker::Export {
             id: 9,

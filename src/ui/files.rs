@@ -30,34 +30,16 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
 /// Reads the first file of an `<input type=file>` event as text, refusing
 /// files over `MAX_UPLOAD_BYTES` before reading them.
 pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String), String>> {
-    read_picked(ev, gloo_file::futures::read_as_text).await
-}
-
-/// The file picked in `ev`, read by `read`, with its name.
-async fn read_picked<T, Fut>(
-    ev: &web_sys::Event,
-    read: impl FnOnce(&gloo_file::Blob) -> Fut,
-) -> Option<Result<(String, T), String>>
-where
-    Fut: std::future::Future<Output = Result<T, gloo_file::FileReadError>>,
-{
-    let (name, file) = match picked(ev)? {
+    let (name, file) = match picked_within(ev, MAX_UPLOAD_BYTES)? {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
     };
     Some(
-        read(&file)
+        gloo_file::futures::read_as_text(&gloo_file::File::from(file))
             .await
             .map_err(|e| format!("{name}: cannot be read ({e})"))
-            .map(|v| (name, v)),
+            .map(|t| (name, t)),
     )
-}
-
-/// The file chosen in the input `ev` came from, within the size the page
-/// reads.
-fn picked(ev: &web_sys::Event) -> Option<Result<(String, gloo_file::File), String>> {
-    picked_within(ev, MAX_UPLOAD_BYTES)
-        .map(|r| r.map(|(name, file)| (name, gloo_file::File::from(file))))
 }
 
 /// The file chosen in the input `ev` came from, unread (a worker reads

@@ -183,11 +183,15 @@ pub fn LiTrace() -> impl IntoView {
         {
             return;
         }
-        let (mapping, layers) = inputs(state);
         // Out of range: said at its field, and the last profile stays.
-        if mapping.check().is_err() {
+        let refused = state.validation.with_untracked(|errs| {
+            errs.iter()
+                .any(|e| e.field.starts_with(&format!("models.{ID}.trace_mapping")))
+        });
+        if refused {
             return;
         }
+        let (mapping, layers) = inputs(state);
         let id = next_id();
         reading.set(Some("reading the trace again with the new rules…".into()));
         ask(

@@ -82,6 +82,20 @@ impl Inner {
         self.inline_server.is_some()
     }
 
+    /// Posts `msg` to the model worker, if there is one.
+    fn post(&self, msg: &str) -> bool {
+        self.worker
+            .as_ref()
+            .is_some_and(|w| w.post_message(&JsValue::from_str(msg)).is_ok())
+    }
+
+    /// A part came back: the model worker assembles the report so far.
+    fn part_done(&mut self, part: &Handout, text: Result<String, crate::models::Unavailable>) {
+        if let Some(request) = self.splits.done(part, text) {
+            self.post(&request);
+        }
+    }
+
     /// No worker: from now on the models run on the page, whole.
     fn fall_back(&mut self) {
         if let Some(w) = self.worker.take() {
@@ -200,11 +214,7 @@ impl Runtime {
     }
 
     fn post(&self, msg: &str) -> bool {
-        self.0
-            .borrow()
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.post_message(&JsValue::from_str(msg)).is_ok())
+        self.0.borrow().post(msg)
     }
 
     /// Stops the running request (its results never arrive); the newest
@@ -250,11 +260,7 @@ impl Runtime {
             return;
         };
         let msg = evaluate_request(id, &json, Inner::pool_size() > 0);
-        let sent = inner
-            .worker
-            .as_ref()
-            .is_some_and(|w| w.post_message(&JsValue::from_str(&msg)).is_ok());
-        if sent {
+        if inner.post(&msg) {
             inner.in_flight = Some(((id, json), now()));
         } else {
             inner.queued = Some((id, json));
@@ -293,10 +299,7 @@ impl Runtime {
         // No pool worker could start: the model worker computes the parts.
         if inner.helpers.is_empty() {
             while let Some(part) = inner.splits.take() {
-                let msg = part_request(id, &part.model, part.part, &json);
-                if let Some(w) = &inner.worker {
-                    let _ = w.post_message(&JsValue::from_str(&msg));
-                }
+                inner.post(&part_request(id, &part.model, part.part, &json));
             }
         }
     }
@@ -358,24 +361,10 @@ impl Runtime {
                 _ => None,
             };
             if let Some((part, text)) = held {
-                self.part_done(&mut inner, &part, text);
+                inner.part_done(&part, text);
             }
         }
         self.share_out();
-    }
-
-    /// A part came back: the model worker assembles the report so far.
-    fn part_done(
-        &self,
-        inner: &mut Inner,
-        part: &Handout,
-        text: Result<String, crate::models::Unavailable>,
-    ) {
-        if let Some(request) = inner.splits.done(part, text) {
-            if let Some(w) = &inner.worker {
-                let _ = w.post_message(&JsValue::from_str(&request));
-            }
-        }
     }
 
     fn spawn(&self) {
@@ -475,8 +464,7 @@ impl Runtime {
                     model: model.clone(),
                     part: *part,
                 };
-                let mut inner = self.0.borrow_mut();
-                self.part_done(&mut inner, &part, text.clone());
+                self.0.borrow_mut().part_done(&part, text.clone());
                 return;
             }
             FromWorker::Result { id, model, .. } => {

@@ -51,6 +51,12 @@ export async function showInputs(page, tab) {
   if ((await t.getAttribute('aria-selected')) !== 'true') await t.click();
 }
 
+/** Loads shipped example `i` from the Examples menu. */
+export async function pickExample(page, i) {
+  await page.locator(ID('examples')).locator('summary').click();
+  await page.locator(ID(`example-${i}`)).click();
+}
+
 /** Opens the results view `view` (overview or a model id). */
 export async function showView(page, view) {
   const t = page.locator(ID(`view-${view}`));

@@ -131,8 +131,7 @@ impl Mapping {
         }
     }
 
-    /// The link speed, PS rate and batch are usable, or why not.
-    pub fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), String> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
         if !positive(self.assumed_bytes_per_s) {
             return Err(format!(

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { ID, open, showView, showInputs } from '../planner.mjs';
+import { ID, open, pickExample, showView, showInputs } from '../planner.mjs';
 
 export const name = 'accessibility: axe-core finds no serious or critical violation on any results view or input tab, with each model example loaded, in light and dark themes';
 
@@ -39,8 +39,7 @@ export async function run(ctx) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [view, example] of VIEWS) {
       if (example >= 0) {
-        await page.locator(ID('examples')).locator('summary').click();
-        await page.locator(ID(`example-${example}`)).click();
+        await pickExample(page, example);
       }
       await showView(page, view);
       await page.waitForFunction(() => !document.querySelector('[data-testid$="-pending"]'), null, { timeout: 60_000 });

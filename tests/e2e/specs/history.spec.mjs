@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, within } from '../planner.mjs';
+import { ID, open, pickExample, setField, waitIteration, within } from '../planner.mjs';
 
 export const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), Back/Forward over the same steps, the examples menu, the last scenario offered back on the next visit';
 
@@ -15,8 +15,7 @@ export async function run(ctx) {
   await page.waitForTimeout(800);
 
   // Picking an example replaces the scenario, and Undo brings the edit back.
-  await page.locator(ID('examples')).locator('summary').click();
-  await page.locator(ID('example-1')).click();
+  await pickExample(page, 1);
   await page.waitForFunction(() => /ResNet-50/.test(document.title));
   await page.locator(ID('undo')).click();
   await waitIteration(page, (t) => within(t, t10, 1e-9), 'the 10 GbE result again');

@@ -1,4 +1,4 @@
-import { ID, open, setField, showInputs, showView, numberIn } from '../planner.mjs';
+import { ID, open, pickExample, setField, showInputs, showView, numberIn } from '../planner.mjs';
 
 export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first and no sideways scroll; the title follows the inputs; dark theme';
 
@@ -18,8 +18,7 @@ export async function run(ctx) {
 
   // The cifar10 example has prices and a profile: timeline beside the cost
   // curves, both starting on the first screen at 1280×800, no scrolling.
-  await page.locator(ID('examples')).locator('summary').click();
-  await page.locator(ID('example-2')).click();
+  await pickExample(page, 2);
   await page.locator(`${ID('overview-chart-cost')} .main-svg`).first().waitFor();
   await page.locator(`${ID('overview-chart-timeline')} .main-svg`).first().waitFor();
   const tl = await box(page, 'overview-chart-timeline');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ID, open, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
+import { ID, open, pickExample, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
 
 export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread and Cynthia\'s estimate, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
 
@@ -14,8 +14,7 @@ export async function run(ctx) {
   assert.match(await text(page, 'li-missing'), /profile/);
 
   // The example: VGG-16 at 10 Gb/s, a profile generated from its layers.
-  await page.locator(ID('examples')).locator('summary').click();
-  await page.locator(ID('example-6')).click();
+  await pickExample(page, 6);
   await showView(page, 'li');
   await page.locator(ID('li-throughput-max')).waitFor({ timeout: 60_000 });
   // The whole result, not the part computed so far.

@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, within, showView } from '../planner.mjs';
+import { ID, open, pickExample, setField, waitIteration, within, showView } from '../planner.mjs';
 
 export const name = 'offline and installable: after one visit the page loads, computes (in its worker) and shares with the network off; the manifest names 192 and 512 px icons';
 
@@ -46,8 +46,7 @@ export async function run(ctx) {
     assert(within(t10, 2.94, 0.02), `offline, 10 GbE: ${t10} s (Table 7: 2.94 s)`);
     await page.waitForFunction((b) => location.hash !== b && location.hash.startsWith('#s'), before, { timeout: 10_000 });
     // A model that runs in parts (pool workers load from the cache too).
-    await page.locator(ID('examples')).locator('summary').click();
-    await page.locator(ID('example-6')).click();
+    await pickExample(page, 6);
     await showView(page, 'li');
     await page.waitForFunction(() => /W = 1 to 8,/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || '') && !document.querySelector('[data-testid="li-pending"]'), null, { timeout: 60_000 });
   } finally {

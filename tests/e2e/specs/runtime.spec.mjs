@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, within, showView, showInputs } from '../planner.mjs';
+import { ID, open, pickExample, setField, waitIteration, within, showView, showInputs } from '../planner.mjs';
 import { bigCatalog, dropFile, hugeCluster, stageFile } from '../hostile.mjs';
 
 export const name = 'models run in a worker: a 1,000-type catalog and a 4,000-group cluster compute off the page; progress, cancel, stale marks, paged lists';
@@ -69,8 +69,7 @@ export async function run(ctx) {
   log(`4,000 groups: iteration ${t} s`);
 
   // Back to the example: the numbers are the example's, exactly.
-  await page.locator(ID('examples')).locator('summary').click();
-  await page.locator(ID('example-0')).click();
+  await pickExample(page, 0);
   const back = await waitIteration(page, (x) => within(x, 26.8437, 0.0005), 'the example again');
   assert(within(back, 26.8437, 0.0005), `example after the big ones: ${back}`);
 }

@@ -1,4 +1,4 @@
-import { ID, open, setField, showInputs, showView, waitIteration, iterationSeconds } from '../planner.mjs';
+import { ID, open, pickExample, setField, showInputs, showView, waitIteration, iterationSeconds } from '../planner.mjs';
 
 export const name = 'trust (issue 11): headline figures on the first screen, no clipped field, the title follows the scenario into the embed view and file names, no workers clears the results, a corrupt link stays with one short sentence, named cluster controls, a new group copies the last device';
 
@@ -14,11 +14,6 @@ const MODEL_EXAMPLES = [
 
 const W = 1280;
 const H = 800;
-
-async function pickExample(page, i) {
-  await page.locator(ID('examples')).locator('summary').click();
-  await page.locator(ID(`example-${i}`)).click();
-}
 
 /** The file a download button offers: its suggested name. */
 async function downloadName(page, testid) {
