@@ -3,8 +3,9 @@
 #   make serve   install tools, release build, serve dist/ on http://127.0.0.1:8080/
 #   make build   install tools, release build into dist/
 #   make test    install tools, fmt, clippy (native + wasm32), cargo test (native),
-#                wasm tests in headless Chromium, release build, JS package + its node
-#                test, browser e2e tests
+#                a 20 s fuzz smoke run of every parser, wasm tests in headless Chromium,
+#                release build, JS package + its node test, browser e2e tests
+#   make fuzz    every fuzz target for 10 minutes or 10^6 runs (docs/reliability.md)
 #   make js      the JS package for documentation pages (wasm-pack) into target/js-pkg
 #   make test-js its node test (tests/js/node.test.mjs) on target/js-pkg
 #   make dev     trunk serve (debug build, live reload) on http://127.0.0.1:8080/
@@ -58,10 +59,10 @@ WASM_TEST_ENV := \
 step = @printf '\n==> %s\n' "$(1)"
 
 .PHONY: help tools serve dev build release test fmt clippy clippy-native clippy-wasm \
-        test-native test-wasm js test-js e2e bench clean
+        test-native fuzz-smoke fuzz test-wasm js test-js e2e bench clean
 
 help:
-	@sed -n '2,14p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 tools:
 	$(call step,install tools (.ci/install-tools))
@@ -113,7 +114,7 @@ js:
 
 # ---------------------------------------------------------------------------- test
 
-test: tools fmt clippy-native clippy-wasm test-native test-wasm release js test-js e2e
+test: tools fmt clippy-native clippy-wasm test-native fuzz-smoke test-wasm release js test-js e2e
 	$(call step,all checks passed)
 
 fmt:
@@ -123,8 +124,9 @@ fmt:
 clippy: clippy-native clippy-wasm
 
 clippy-native:
-	$(call step,cargo clippy (native) --all-targets -D warnings)
+	$(call step,cargo clippy (native) --all-targets -D warnings; again the fuzz binary)
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --features fuzz --bin fuzz -- -D warnings
 
 # Twice: the page (all targets), then the JS package's library (--features js).
 clippy-wasm:
@@ -135,6 +137,20 @@ clippy-wasm:
 test-native:
 	$(call step,cargo test (native))
 	cargo test
+
+# libFuzzer on every parser and decoder (tests/fuzz/): a smoke run in `make test`, the
+# long run (each target to 10^6 executions or 10 minutes) by hand; docs/reliability.md
+# has the figures. FUZZ_SECONDS sets the smoke run's length per target.
+FUZZ_SECONDS ?= 20
+fuzz-smoke:
+	$(call step,fuzz smoke run: every target $(FUZZ_SECONDS) s (tests/fuzz/run.sh))
+	tests/fuzz/run.sh build
+	tests/fuzz/run.sh smoke $(FUZZ_SECONDS)
+
+fuzz:
+	$(call step,fuzz: every target to 10^6 runs or 600 s, one at a time (tests/fuzz/run.sh))
+	tests/fuzz/run.sh build
+	tests/fuzz/run.sh long
 
 # wasm-bindgen-test-runner reads `webdriver.json` from the current directory, or the file
 # named by WASM_BINDGEN_TEST_WEBDRIVER_JSON; it merges those capabilities with its own

@@ -6,6 +6,7 @@
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod chart_tables;
 mod cli;
 mod current_catalog;
 mod cynthia_loss;
@@ -13,6 +14,7 @@ mod cynthia_model;
 mod cynthia_presets;
 mod cynthia_properties;
 mod finite_reports;
+mod fuzz_replay;
 mod golden;
 mod layer_table_import;
 mod li_chrome;
