@@ -8,6 +8,7 @@
 //! `Unit` says how people read them (hours, GFLOP, Gb/s…), so the
 //! conversion happens once, at the edge.
 
+mod chart_table;
 pub mod csv;
 pub mod plotly;
 pub mod text;

@@ -313,8 +313,15 @@ fn ReportActions(id: &'static str, entry: ModelSlot) -> impl IntoView {
 fn ReportChart(id: &'static str, entry: ModelSlot, chart: String) -> impl IntoView {
     let testid = format!("{id}-chart-{chart}");
     let filename = format!("ddnn-{id}-{chart}");
-    let figure = Signal::derive(move || slot_figure(entry, &chart, None));
-    view! { <Chart figure=figure testid=testid filename=filename /> }
+    let figure = {
+        let chart = chart.clone();
+        Signal::derive(move || slot_figure(entry, &chart, None))
+    };
+    let table_id = format!("{testid}-table");
+    view! {
+        <Chart figure=figure testid=testid filename=filename />
+        <ChartTable entry=entry key=chart testid=table_id />
+    }
 }
 
 /// The plotly figure of chart `key` in the slot's newest good report,
@@ -338,23 +345,56 @@ const TABLE_ROWS: usize = 50;
 /// One table of the model's newest good report, by key.
 #[component]
 fn ReportTable(id: &'static str, entry: ModelSlot, key: String) -> impl IntoView {
-    let table = {
-        let key = key.clone();
-        Memo::new(move |_| {
-            entry
-                .last_good
-                .with(|r| r.as_ref().and_then(|r| r.table(&key).cloned()))
-        })
-    };
+    let testid = format!("{id}-table-{key}");
+    let table = Memo::new(move |_| {
+        entry
+            .last_good
+            .with(|r| r.as_ref().and_then(|r| r.table(&key).cloned()))
+    });
     let open = table.with_untracked(|t| t.as_ref().is_some_and(|t| t.rows.len() <= 12));
     let summary = Signal::derive(move || {
         table.with(|t| t.as_ref().map(|t| t.title.clone()).unwrap_or_default())
     });
+    view! { <TableBlock table=table open=open summary=summary testid=testid class="report-table" /> }
+}
+
+/// A chart's data as a table under the chart: its equivalent for a screen
+/// reader, a printout or whoever wants the numbers. Closed at first, and
+/// built only once opened (a timeline can have thousands of bars).
+#[component]
+pub fn ChartTable(entry: ModelSlot, key: String, testid: String) -> impl IntoView {
+    let summary = {
+        let key = key.clone();
+        Signal::derive(move || {
+            entry.last_good.with(|r| {
+                r.as_ref()
+                    .and_then(|r| r.chart(&key))
+                    .map(|c| format!("{} — as a table", c.title))
+                    .unwrap_or_default()
+            })
+        })
+    };
+    let table = Memo::new(move |_| {
+        entry
+            .last_good
+            .with(|r| r.as_ref().and_then(|r| r.chart(&key)).map(|c| c.as_table()))
+    });
+    view! { <TableBlock table=table open=false summary=summary testid=testid class="report-table chart-table" /> }
+}
+
+/// A table in a details block: its first rows, "show more", its caption.
+#[component]
+fn TableBlock(
+    table: Memo<Option<Table>>,
+    open: bool,
+    summary: Signal<String>,
+    testid: String,
+    class: &'static str,
+) -> impl IntoView {
     let limit = RwSignal::new(TABLE_ROWS);
     let total = Signal::derive(move || table.with(|t| t.as_ref().map_or(0, |t| t.rows.len())));
-    let testid = format!("{id}-table-{key}");
     view! {
-        <LazyDetails open=open class="report-table" summary=summary>
+        <LazyDetails open=open class=class summary=summary>
             // Focusable, so a keyboard can scroll a table wider than its box.
             <div class="scroll" tabindex="0" role="region" aria-label=move || summary.get()>
                 <table class="figures" data-testid=testid.clone()>

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::report_view::{slot_figure, ModelResults, ReportBody, RuntimeStatus};
+use super::report_view::{slot_figure, ChartTable, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
     catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, li_inputs,
@@ -183,7 +183,10 @@ fn OverviewChart(slot_name: &'static str) -> impl IntoView {
                 <p class="stale-note" data-testid=format!("overview-chart-stale-{slot_name}")>"last valid inputs: fix the marked fields"</p>
             </Show>
             {move || match source.get() {
-                Some(_) => view! { <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() /> }.into_any(),
+                Some((id, key)) => view! {
+                    <Chart figure=figure testid=format!("overview-chart-{slot_name}") filename=stem() />
+                    {state.slot(id).map(|s| view! { <ChartTable entry=s key=key.to_string() testid=format!("overview-chart-{slot_name}-table") /> })}
+                }.into_any(),
                 None => view! { <p class="hint chart-missing" data-testid=format!("overview-missing-{slot_name}")>{missing}</p> }.into_any(),
             }}
         </div>
@@ -300,7 +303,10 @@ pub fn Card() -> impl IntoView {
             <div class:stale-result=move || stale.get()>
                 <p class="hint card-model">{s.model.name()}</p>
                 {move || s.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=s.model.overview_figures() /> })}
-                {chart_key.map(|k| view! { <Chart figure=figure testid=format!("card-chart-{k}") filename=format!("ddnn-{id}-{k}") /> })}
+                {chart_key.map(|k| view! {
+                    <Chart figure=figure testid=format!("card-chart-{k}") filename=format!("ddnn-{id}-{k}") />
+                    <ChartTable entry=s key=k.to_string() testid=format!("card-chart-{k}-table") />
+                })}
             </div>
         })
     };
