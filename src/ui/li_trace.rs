@@ -4,10 +4,11 @@
 //! `models.li.trace_mapping`).
 //!
 //! The file is read off the page's thread: it goes as it is (a `Blob`) to
-//! an import worker (`models::li::trace_job`), started at the first upload
-//! and kept, which inflates and reads it, keeps the text, and reads it
-//! again when a rule changes. A trace of hundreds of MB never blocks the
-//! page; the page shows "reading…" meanwhile.
+//! an import worker (`models::li::trace_job`) that inflates and reads it.
+//! The page keeps the file (a handle, not its bytes) and sends it again
+//! when a rule changes; each read has its own worker, ended once it has
+//! answered, so the memory a trace of hundreds of MB took while it was
+//! read is given back. The page shows "reading…" meanwhile.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,7 +41,7 @@ fn target_of(word: &str) -> Target {
         .unwrap_or(Target::Worker)
 }
 
-/// The page's handle on the import worker.
+/// The page's handle on the import worker of the newest read.
 struct Importer {
     worker: Worker,
     ready: bool,
@@ -48,6 +49,13 @@ struct Importer {
     waiting: Option<js_sys::Object>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// A replaced or finished read's worker ends with its handle.
+impl Drop for Importer {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
 }
 
 type Shared = Rc<RefCell<Option<Importer>>>;
@@ -76,6 +84,13 @@ fn start(
             return;
         }
         if let Ok(a) = serde_json::from_str::<TraceAnswer>(&text) {
+            // Answered: its memory goes back now (the handle, whose
+            // callbacks are running, is dropped by the next read).
+            if let Some(shared) = weak.upgrade() {
+                if let Some(imp) = shared.borrow().as_ref() {
+                    imp.worker.terminate();
+                }
+            }
             answer(a);
         }
     });
@@ -83,7 +98,7 @@ fn start(
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
         ev.prevent_default();
         if let Some(shared) = weak.upgrade() {
-            if let Some(imp) = shared.borrow_mut().take() {
+            if let Some(imp) = shared.borrow().as_ref() {
                 imp.worker.terminate();
             }
         }
@@ -91,6 +106,7 @@ fn start(
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // Replaces (and so ends) the previous read's worker.
     *shared.borrow_mut() = Some(Importer {
         worker,
         ready: false,
@@ -101,14 +117,12 @@ fn start(
     Ok(())
 }
 
-/// `{request, file?}` to the worker, once it has loaded.
-fn send(shared: &Shared, request: &TraceRequest, file: Option<&web_sys::File>) {
+/// `{request, file}` to the worker, once it has loaded.
+fn send(shared: &Shared, request: &TraceRequest, file: &web_sys::File) {
     let msg = js_sys::Object::new();
     let text = serde_json::to_string(request).unwrap_or_default();
     let _ = js_sys::Reflect::set(&msg, &"request".into(), &JsValue::from_str(&text));
-    if let Some(f) = file {
-        let _ = js_sys::Reflect::set(&msg, &"file".into(), f);
-    }
+    let _ = js_sys::Reflect::set(&msg, &"file".into(), file);
     if let Some(imp) = shared.borrow_mut().as_mut() {
         if imp.ready {
             let _ = imp.worker.post_message(&msg);
@@ -135,6 +149,12 @@ pub fn LiTrace() -> impl IntoView {
     let state = super::expect_state();
     let cfg = state.section_memo::<LiSettings>(ID);
     let importer: StoredValue<Shared, LocalStorage> = StoredValue::new_local(Shared::default());
+    // The file of the newest read, and the last one read well: a rule
+    // change reads that one again.
+    let sent: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
+        StoredValue::new_local(None);
+    let kept: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
+        StoredValue::new_local(None);
     let summary = RwSignal::new(None::<Vec<String>>);
     let problem = RwSignal::new(None::<String>);
     // What the worker is reading ("reading x.json (12.3 MB)…"), and the
@@ -148,6 +168,7 @@ pub fn LiTrace() -> impl IntoView {
         reading.set(None);
         match a.result {
             Ok((profile, lines)) => {
+                kept.set_value(sent.get_value());
                 state.section_edit(ID, |c: &mut LiSettings| {
                     c.profile = Some(profile);
                     c.profile_ref = None;
@@ -156,6 +177,7 @@ pub fn LiTrace() -> impl IntoView {
                 problem.set(None);
                 summary.set(Some(lines));
             }
+            // A file that is not a trace leaves the last one kept.
             Err(e) => problem.set(Some(e)),
         }
     };
@@ -165,22 +187,31 @@ pub fn LiTrace() -> impl IntoView {
             "the trace could not be read: the import stopped (too large for this browser's memory?)".into(),
         ));
     };
-    let ask = move |request: TraceRequest, file: Option<&web_sys::File>| {
+    // A fresh worker for every read (ending any read still under way).
+    let ask = move |name: String, file: web_sys::File, message: String| {
+        let (mapping, layers) = inputs(state);
+        let id = latest.get_value() + 1;
+        latest.set_value(id);
         let shared = importer.get_value();
-        if shared.borrow().is_none() && start(&shared, answered, failed).is_err() {
+        if start(&shared, answered, failed).is_err() {
             problem.set(Some("this browser cannot start the import worker".into()));
             return;
         }
-        send(&shared, &request, file);
-    };
-    let next_id = move || {
-        let id = latest.get_value() + 1;
-        latest.set_value(id);
-        id
+        reading.set(Some(message));
+        let request = TraceRequest {
+            id,
+            name: name.clone(),
+            mapping,
+            layers,
+        };
+        send(&shared, &request, &file);
+        sent.set_value(Some((name, file)));
     };
     let reread = move || {
-        if importer.with_value(|i| i.borrow().is_none()) || summary.with_untracked(Option::is_none)
-        {
+        let Some((name, file)) = kept.get_value() else {
+            return;
+        };
+        if summary.with_untracked(Option::is_none) {
             return;
         }
         // Out of range: said at its field, and the last profile stays.
@@ -191,36 +222,17 @@ pub fn LiTrace() -> impl IntoView {
         if refused {
             return;
         }
-        let (mapping, layers) = inputs(state);
-        let id = next_id();
-        reading.set(Some("reading the trace again with the new rules…".into()));
         ask(
-            TraceRequest::Reread {
-                id,
-                mapping,
-                layers,
-            },
-            None,
+            name,
+            file,
+            "reading the trace again with the new rules…".into(),
         );
     };
     let upload = move |ev: web_sys::Event| match picked_within(&ev, MAX_TRACE_BYTES as f64) {
         Some(Ok((name, file))) => {
-            let (mapping, layers) = inputs(state);
-            let id = next_id();
-            reading.set(Some(format!(
-                "reading {name} ({:.1} MB)…",
-                file.size() / 1e6
-            )));
             problem.set(None);
-            ask(
-                TraceRequest::Read {
-                    id,
-                    name,
-                    mapping,
-                    layers,
-                },
-                Some(&file),
-            );
+            let message = format!("reading {name} ({:.1} MB)…", file.size() / 1e6);
+            ask(name, file, message);
         }
         Some(Err(e)) => problem.set(Some(e)),
         None => {}

@@ -6,13 +6,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use crate::models::li::trace_job::TraceServer;
+use crate::models::li::trace_job::answer;
 
 /// The import worker's side: the request, and the file that comes with a
 /// `Read`, read here with `FileReaderSync` (a worker may block).
 pub fn serve_imports(scope: web_sys::DedicatedWorkerGlobalScope) {
     let post_scope = scope.clone();
-    let mut server = TraceServer::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
@@ -28,8 +27,7 @@ pub fn serve_imports(scope: web_sys::DedicatedWorkerGlobalScope) {
                     .ok()
             })
             .map(|buf| js_sys::Uint8Array::new(&buf).to_vec());
-        let answer = server.handle(&request, bytes.as_deref());
-        let _ = post_scope.post_message(&JsValue::from_str(&answer));
+        let _ = post_scope.post_message(&JsValue::from_str(&answer(&request, bytes)));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

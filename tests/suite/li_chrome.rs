@@ -9,7 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::io::Write;
 
 use ddnn_planner::models::li::chrome::{
-    import, read_bytes, read_bytes_within, Imported, Mapping, Merged, Rule, Target,
+    import, read_bytes, read_bytes_within, read_owned, Imported, Mapping, Merged, Rule, Target,
 };
 use ddnn_planner::models::li::profile::Resource;
 use ddnn_planner::workload::{Layer, Network};
@@ -353,6 +353,15 @@ fn a_gzipped_trace_reads_as_the_plain_one() {
     assert_eq!(unzipped.profile.steps, plain.profile.steps);
     // Plain bytes pass through.
     assert_eq!(read_bytes(TF.as_bytes()).expect("text"), TF);
+    // The worker's copy-free reading says the same of every kind of file.
+    for bytes in [
+        TF.as_bytes().to_vec(),
+        gz.clone(),
+        vec![b'[', 0xff],
+        vec![0x1f, 0x8b, 0],
+    ] {
+        assert_eq!(read_owned(bytes.clone()), read_bytes(&bytes));
+    }
 }
 
 #[test]
@@ -555,6 +564,16 @@ fn bad_input_is_named() {
     .expect_err("no dur");
     assert_eq!(e, "traceEvents[1] 'b' (ph X) has no dur");
 
+    // Samples the import only counts still count in the index it names.
+    let e = import(
+        "x.json",
+        r#"[{"ph": "C", "name": "mem", "ts": 0}, {"ph": "C", "name": "mem", "ts": 1}, {"ph": "X", "name": "b", "ts": 5}]"#,
+        &Mapping::default(),
+        None,
+    )
+    .expect_err("no dur");
+    assert_eq!(e, "traceEvents[2] 'b' (ph X) has no dur");
+
     let e = import(
         "x.json",
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": -1}]"#,
@@ -633,39 +652,25 @@ fn the_mapping_reads_and_writes_as_json() {
     assert_eq!(m.target("ncclKernel_SendRecv", "kernel"), Target::Skip);
 }
 
-/// The import worker's job: a gzipped file read once and kept, read again
-/// with another rule; a file that is not a trace is named and leaves the
-/// kept one; a rule change before any trace says to upload it.
+/// The import worker's job: a gzipped file read as the direct import
+/// reads it; the same file sent again with another rule; a file that is
+/// not a trace, or that the browser could not read again, is named.
 #[test]
-fn the_import_worker_reads_keeps_and_rereads() {
-    use ddnn_planner::models::li::trace_job::{TraceAnswer, TraceRequest, TraceServer};
-    let answer = |text: String| -> TraceAnswer {
+fn the_import_worker_reads_what_it_is_sent() {
+    use ddnn_planner::models::li::trace_job::{answer, TraceAnswer, TraceRequest};
+    let ask = |id: u64, name: &str, mapping: &Mapping, bytes: Option<&[u8]>| -> TraceAnswer {
+        let bytes = bytes.map(<[u8]>::to_vec);
+        let req = TraceRequest {
+            id,
+            name: name.into(),
+            mapping: mapping.clone(),
+            layers: None,
+        };
+        let text = answer(&serde_json::to_string(&req).unwrap_or_default(), bytes);
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
     };
-    let req = |r: &TraceRequest| serde_json::to_string(r).unwrap_or_default();
-    let mut server = TraceServer::default();
-    let early = answer(server.handle(
-        &req(&TraceRequest::Reread {
-            id: 1,
-            mapping: Mapping::default(),
-            layers: None,
-        }),
-        None,
-    ));
-    assert!(
-        matches!(&early.result, Err(e) if e.contains("upload it again")),
-        "{early:?}"
-    );
-
-    let read = answer(server.handle(
-        &req(&TraceRequest::Read {
-            id: 2,
-            name: "tf.json.gz".into(),
-            mapping: Mapping::default(),
-            layers: None,
-        }),
-        Some(&gzip(TF)),
-    ));
+    let file = gzip(TF);
+    let read = ask(2, "tf.json.gz", &Mapping::default(), Some(&file));
     let direct = import("tf.json.gz", TF, &Mapping::default(), None).expect("the TF trace reads");
     let Ok((profile, lines)) = &read.result else {
         panic!("{read:?}");
@@ -673,20 +678,17 @@ fn the_import_worker_reads_keeps_and_rereads() {
     assert_eq!((read.id, profile), (2, &direct.profile));
     assert_eq!(lines, &direct.summary.lines());
 
-    // Not a trace: named, and the kept trace stays for the next rule.
-    let bad = answer(server.handle(
-        &req(&TraceRequest::Read {
-            id: 3,
-            name: "notes.txt".into(),
-            mapping: Mapping::default(),
-            layers: None,
-        }),
-        Some(b"hello"),
-    ));
+    let bad = ask(3, "notes.txt", &Mapping::default(), Some(b"hello"));
     assert!(
         matches!(&bad.result, Err(e) if e.starts_with("notes.txt: ")),
         "{bad:?}"
     );
+    let gone = ask(4, "tf.json.gz", &Mapping::default(), None);
+    assert!(
+        matches!(&gone.result, Err(e) if e.starts_with("tf.json.gz: ") && e.ends_with("upload it again")),
+        "{gone:?}"
+    );
+
     let mut relu_skipped = Mapping::default();
     relu_skipped.rules.insert(
         0,
@@ -695,14 +697,7 @@ fn the_import_worker_reads_keeps_and_rereads() {
             target: Target::Skip,
         },
     );
-    let again = answer(server.handle(
-        &req(&TraceRequest::Reread {
-            id: 4,
-            mapping: relu_skipped.clone(),
-            layers: None,
-        }),
-        None,
-    ));
+    let again = ask(5, "tf.json.gz", &relu_skipped, Some(&file));
     let skipped = import("tf.json.gz", TF, &relu_skipped, None).expect("reads");
     assert_ne!(
         skipped.profile, direct.profile,

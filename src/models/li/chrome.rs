@@ -274,6 +274,23 @@ pub fn read_bytes_within(bytes: &[u8], limit: u64) -> Result<String, String> {
         }
         return String::from_utf8(out).map_err(|e| not_utf8(e.utf8_error()));
     }
+    within(bytes, limit)?;
+    std::str::from_utf8(bytes)
+        .map(str::to_owned)
+        .map_err(not_utf8)
+}
+
+/// `read_bytes` of bytes the caller gives up: plain text becomes the
+/// string without a copy (a 200 MB trace is not held twice).
+pub fn read_owned(bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return read_bytes(&bytes);
+    }
+    within(&bytes, MAX_TRACE_BYTES)?;
+    String::from_utf8(bytes).map_err(|e| not_utf8(e.utf8_error()))
+}
+
+fn within(bytes: &[u8], limit: u64) -> Result<(), String> {
     if bytes.len() as u64 > limit {
         return Err(format!(
             "the trace is {}, more than the {} accepted",
@@ -281,9 +298,7 @@ pub fn read_bytes_within(bytes: &[u8], limit: u64) -> Result<String, String> {
             size_text(limit)
         ));
     }
-    std::str::from_utf8(bytes)
-        .map(str::to_owned)
-        .map_err(not_utf8)
+    Ok(())
 }
 
 fn not_utf8(e: std::str::Utf8Error) -> String {
@@ -314,8 +329,8 @@ pub fn import(
     let events = parse(text)?;
     let mut summary = Summary {
         name: name.to_string(),
-        events: events.len(),
-        ignored_phases: BTreeMap::new(),
+        events: events.total,
+        ignored_phases: events.ignored,
         lanes: Vec::new(),
         skipped_events: 0,
         step_marker: mapping.step_marker.clone(),
@@ -335,7 +350,7 @@ pub fn import(
         flows_used: 0,
         layer_table: None,
     };
-    let trace = read_events(events, &mut summary)?;
+    let trace = read_events(events.kept, &mut summary)?;
     build(name, trace, mapping, layers, summary)
 }
 
@@ -504,8 +519,22 @@ fn micros<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     }
 }
 
-/// `traceEvents`, refused past `MAX_EVENTS` while reading.
-struct Events(Vec<RawEvent>);
+/// `traceEvents` as read: the events the import uses, each with its index
+/// in the file; the others (counter samples, memory snapshots…) only
+/// counted by phase as they stream past, so a trace that is mostly such
+/// samples costs no memory for them. Refused past `MAX_EVENTS` kept events
+/// (the file's size bounds the rest).
+#[derive(Default)]
+struct Events {
+    kept: Vec<(usize, RawEvent)>,
+    ignored: BTreeMap<String, usize>,
+    total: usize,
+}
+
+/// Phases the import reads: complete, begin/end and flow events, metadata.
+fn used_phase(ph: &str) -> bool {
+    matches!(ph, "X" | "B" | "E" | "s" | "t" | "f" | "M")
+}
 
 impl<'de> Deserialize<'de> for Events {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -516,16 +545,23 @@ impl<'de> Deserialize<'de> for Events {
                 f.write_str("an array of trace events")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Events, A::Error> {
-                let mut v = Vec::new();
+                let mut ev = Events::default();
                 while let Some(e) = seq.next_element::<RawEvent>()? {
-                    if v.len() == MAX_EVENTS {
-                        return Err(de::Error::custom(format!(
-                            "more than {MAX_EVENTS} events, the most a trace may have"
-                        )));
+                    let ph = e.ph.as_deref().unwrap_or_default();
+                    if used_phase(ph) {
+                        if ev.kept.len() == MAX_EVENTS {
+                            return Err(de::Error::custom(format!(
+                                "more than {MAX_EVENTS} events the import reads (complete, begin, end, flow, metadata), the most a trace may have"
+                            )));
+                        }
+                        ev.kept.push((ev.total, e));
+                    } else {
+                        let key = if ph.is_empty() { "(none)" } else { ph };
+                        *ev.ignored.entry(key.to_string()).or_insert(0) += 1;
                     }
-                    v.push(e);
+                    ev.total += 1;
                 }
-                Ok(Events(v))
+                Ok(ev)
             }
         }
         d.deserialize_seq(V)
@@ -540,7 +576,7 @@ struct Document {
 
 /// The events of `{"traceEvents": [...]}` or of a bare array (whose
 /// closing `]` the format lets a writer leave out).
-fn parse(text: &str) -> Result<Vec<RawEvent>, String> {
+fn parse(text: &str) -> Result<Events, String> {
     let t = text.trim_start_matches('\u{feff}').trim();
     let bad = |e: serde_json::Error| format!("not a Chrome trace: {e}");
     if t.starts_with('[') {
@@ -550,11 +586,10 @@ fn parse(text: &str) -> Result<Vec<RawEvent>, String> {
             let closed = format!("{}]", t.trim_end_matches(',').trim_end());
             serde_json::from_str(&closed).map_err(bad)?
         };
-        return Ok(events.0);
+        return Ok(events);
     }
     let doc: Document = serde_json::from_str(t).map_err(bad)?;
     doc.trace_events
-        .map(|e| e.0)
         .ok_or_else(|| "not a Chrome trace: it has no \"traceEvents\" array".to_string())
 }
 
@@ -606,7 +641,7 @@ struct Edge {
     info: Info,
 }
 
-fn read_events(events: Vec<RawEvent>, summary: &mut Summary) -> Result<Trace, String> {
+fn read_events(events: Vec<(usize, RawEvent)>, summary: &mut Summary) -> Result<Trace, String> {
     let mut lane_ix: HashMap<(String, String), usize> = HashMap::new();
     let mut lanes: Vec<Lane> = Vec::new();
     let mut edges: Vec<Vec<Edge>> = Vec::new();
@@ -614,7 +649,7 @@ fn read_events(events: Vec<RawEvent>, summary: &mut Summary) -> Result<Trace, St
     let mut flows = Vec::new();
     let mut process_names: HashMap<String, String> = HashMap::new();
     let mut thread_names: HashMap<(String, String), String> = HashMap::new();
-    for (i, e) in events.into_iter().enumerate() {
+    for (i, e) in events {
         let ph = e.ph.unwrap_or_default();
         let name = e.name.unwrap_or_default();
         let pid = e.pid.unwrap_or_default();
@@ -635,11 +670,8 @@ fn read_events(events: Vec<RawEvent>, summary: &mut Summary) -> Result<Trace, St
                 }
                 continue;
             }
-            _ => {
-                let key = if ph.is_empty() { "(none)" } else { &ph };
-                *summary.ignored_phases.entry(key.to_string()).or_insert(0) += 1;
-                continue;
-            }
+            // `parse` kept no other phase.
+            _ => continue,
         }
         let start = match e.ts {
             Some(t) if t.is_finite() => t,
