@@ -8,6 +8,7 @@ pub mod bounds;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod hardware;
+pub mod imports;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod models;

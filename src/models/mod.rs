@@ -85,6 +85,11 @@ pub trait Model: Sync {
     fn overview_figures(&self) -> &'static [&'static str] {
         &[]
     }
+    /// Files of this model's own inputs that the page reads in an import
+    /// worker (`crate::imports`), by id `<model>.<file>`.
+    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+        &[]
+    }
     /// Files of this model's own inputs that the CLI reads as
     /// `--import <id>.<key>=FILE` (the page has a box or upload for each).
     fn imports(&self) -> &'static [Import] {

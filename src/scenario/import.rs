@@ -2,12 +2,14 @@
 //! table or Paleo network, a job profile, a loss curve (fitted), a catalog.
 //! Every message names the file it came from.
 
+use serde::{Deserialize, Serialize};
+
 use super::Scenario;
 use crate::hardware::{parse_catalog, Instance};
 use crate::models::cynthia::loss_fit::fit_loss;
-use crate::report::fmt_sig;
+use crate::report::{fmt_count, fmt_sig};
 use crate::workload::paleo::import_paleo;
-use crate::workload::profile::SyncMode;
+use crate::workload::profile::{LossCurve, LossParams, SyncMode};
 use crate::workload::profile_io::{parse_loss_curve, parse_profile_json};
 use crate::workload::table::parse_layer_table;
 use crate::workload::Network;
@@ -157,30 +159,90 @@ pub fn apply_loss_curve(
         .profile
         .as_ref()
         .map_or(SyncMode::Bsp, |p| p.sync);
-    let curve = parse_loss_curve(text, sync, workers).map_err(|e| format!("{source}: {e}"))?;
-    let fit = fit_loss(&curve).map_err(|e| format!("{source}: {e}"))?;
-    let msg = format!(
-        "{source}: fitted β0 = {}, β1 = {} from {} points, R² = {:.4}",
+    let read = fit_loss_curve(text, sync, workers).map_err(|e| format!("{source}: {e}"))?;
+    s.workload.loss = Some(read.params);
+    s.workload.loss_curve = Some(read.curve);
+    Ok(format!("{source}: {}", read.message))
+}
+
+/// Most points of a loss curve kept in the scenario: a longer one is
+/// thinned to every k-th point (first and last kept), so the scenario, its
+/// link and every refit stay small. Eq. 1's two coefficients need far
+/// fewer.
+pub const MAX_KEPT_LOSS_POINTS: usize = 10_000;
+
+/// A loss curve as read and fitted: what goes into the scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LossImport {
+    pub curve: LossCurve,
+    pub params: LossParams,
+    /// "fitted β0 = …, β1 = … from … points, R² = …".
+    pub message: String,
+}
+
+/// Reads a loss curve, thins it to `MAX_KEPT_LOSS_POINTS`, and fits Eq. 1.
+pub fn fit_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossImport, String> {
+    let mut curve = parse_loss_curve(text, sync, workers)?;
+    let read = curve.points.len();
+    let step = read.div_ceil(MAX_KEPT_LOSS_POINTS).max(1);
+    if step > 1 {
+        let last = curve.points.last().copied();
+        curve.points = curve.points.iter().copied().step_by(step).collect();
+        if let Some(l) = last.filter(|l| curve.points.last() != Some(l)) {
+            curve.points.push(l);
+        }
+    }
+    let fit = fit_loss(&curve).map_err(|e| e.to_string())?;
+    let thinned = if step > 1 {
+        format!(
+            " ({} read; every {} kept, and the last)",
+            fmt_count(read as f64),
+            ordinal(step)
+        )
+    } else {
+        String::new()
+    };
+    let message = format!(
+        "fitted β0 = {}, β1 = {} from {} points{thinned}, R² = {:.4}",
         fmt_sig(fit.params.beta0),
         fmt_sig(fit.params.beta1),
-        fit.points_used,
+        fmt_count(fit.points_used as f64),
         fit.r_squared
     );
-    s.workload.loss = Some(fit.params);
-    s.workload.loss_curve = Some(curve);
-    Ok(msg)
+    Ok(LossImport {
+        curve,
+        params: fit.params,
+        message,
+    })
+}
+
+/// "2nd", "3rd", "32nd".
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// Merges a catalog file into the scenario's catalog: an entry with the
 /// same name is replaced, others are added.
 pub fn merge_catalog(s: &mut Scenario, source: &str, text: &str) -> Result<String, String> {
     let list = parse_catalog(text).map_err(|e| format!("{source}: {e}"))?;
+    Ok(merge_catalog_read(s, source, list))
+}
+
+/// `merge_catalog` of a catalog already read (the page reads it in a
+/// worker): what was merged, in one sentence.
+pub fn merge_catalog_read(s: &mut Scenario, source: &str, list: Vec<Instance>) -> String {
     let n = list.len();
     let added = merge_instances(&mut s.hardware.catalog, list);
-    Ok(format!(
+    format!(
         "{source}: {} ({added} new)",
         plural(n, "instance", "instances")
-    ))
+    )
 }
 
 /// Adds `list` to `catalog`, replacing same-named entries; returns how

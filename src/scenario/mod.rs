@@ -272,7 +272,7 @@ impl Scenario {
 
 /// A scenario as read, and what upgrading it from an older version changed
 /// (empty for a current document or a plain upgrade).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Loaded {
     pub scenario: Scenario,
     pub notes: Vec<String>,

@@ -11,12 +11,13 @@ use super::fields::{
 };
 use leptos::task::spawn_local;
 
-use super::files::{download_text, read_upload};
+use super::files::download_text;
 use super::gpu_fields::GpuFields;
+use super::imports::{import_upload, ImportSlot};
 use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Precision, Processor};
 use crate::models::zeng::calibrate_simd;
 use crate::models::zeng::eval::network_figures;
-use crate::scenario::import::merge_catalog;
+use crate::scenario::import::merge_catalog_read;
 
 #[component]
 pub fn CatalogPanel() -> impl IntoView {
@@ -78,19 +79,15 @@ pub fn CatalogPanel() -> impl IntoView {
             catalog_note.set(Some(Err(e)));
         }
     };
+    // Read in an import worker; same name: the upload replaces the entry.
+    let slot = StoredValue::new_local(ImportSlot::default());
     let upload_catalog = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => {
-                    // Same name: the upload replaces the entry.
-                    let mut next = sc.get_untracked();
-                    match merge_catalog(&mut next, &name, &text) {
-                        Ok(msg) => {
-                            sc.set(next);
-                            catalog_note.set(Some(Ok(msg)));
-                        }
-                        Err(e) => catalog_note.set(Some(Err(e))),
-                    }
+            match import_upload(&ev, &crate::imports::CATALOG, &(), &slot.get_value()).await {
+                Some(Ok((name, list))) => {
+                    let mut msg = String::new();
+                    sc.update(|s| msg = merge_catalog_read(s, &name, list));
+                    catalog_note.set(Some(Ok(msg)));
                 }
                 Some(Err(e)) => catalog_note.set(Some(Err(e))),
                 None => {}

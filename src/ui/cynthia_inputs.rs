@@ -6,15 +6,13 @@ use leptos::task::spawn_local;
 
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField};
-use super::files::read_upload;
+use super::imports::{import_upload, ImportSlot};
 use crate::hardware::aws::cynthia_catalog;
 use crate::models::cynthia::loss_fit::fit_loss;
 use crate::models::cynthia::section::{self, CynthiaSettings};
 use crate::models::zeng::eval::network_figures;
 use crate::report::fmt_sig;
-use crate::scenario::import::apply_loss_curve;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
-use crate::workload::profile_io::parse_profile_json;
 use crate::workload::profile_presets::{loss_presets, profile_presets};
 
 /// A profile derived from the layer table: `w_iter` = Eq. 27 FLOP for the
@@ -94,16 +92,17 @@ pub fn CynthiaInputs() -> impl IntoView {
         });
         note.set(None);
     };
+    // Files are read in an import worker (a long loss curve is fitted
+    // there too): the page never waits on them.
+    let profile_slot = StoredValue::new_local(ImportSlot::default());
     let upload_profile = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => match parse_profile_json(&text) {
-                    Ok(p) => {
-                        sc.update(|s| s.workload.profile = Some(p));
-                        note.set(Some(Ok(format!("{name}: profile loaded"))));
-                    }
-                    Err(e) => note.set(Some(Err(format!("{name}: {e}")))),
-                },
+            let slot = profile_slot.get_value();
+            match import_upload(&ev, &crate::imports::PROFILE, &(), &slot).await {
+                Some(Ok((name, p))) => {
+                    sc.update(|s| s.workload.profile = Some(p));
+                    note.set(Some(Ok(format!("{name}: profile loaded"))));
+                }
                 Some(Err(e)) => note.set(Some(Err(e))),
                 None => {}
             }
@@ -162,19 +161,24 @@ pub fn CynthiaInputs() -> impl IntoView {
             Err(e) => note.set(Some(Err(format!("refit for n = {n}: {e}")))),
         }
     });
+    let curve_slot = StoredValue::new_local(ImportSlot::default());
     let upload_curve = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             let n = fit_workers.get_untracked() as u32;
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => {
-                    let mut next = sc.get_untracked();
-                    match apply_loss_curve(&mut next, &name, &text, n) {
-                        Ok(msg) => {
-                            sc.set(next);
-                            note.set(Some(Ok(msg)));
-                        }
-                        Err(e) => note.set(Some(Err(e))),
-                    }
+            let sync = sc.with_untracked(|s| {
+                s.workload
+                    .profile
+                    .as_ref()
+                    .map_or(SyncMode::Bsp, |p| p.sync)
+            });
+            let slot = curve_slot.get_value();
+            match import_upload(&ev, &crate::imports::LOSS_CURVE, &(sync, n), &slot).await {
+                Some(Ok((name, read))) => {
+                    sc.update(|s| {
+                        s.workload.loss = Some(read.params);
+                        s.workload.loss_curve = Some(read.curve);
+                    });
+                    note.set(Some(Ok(format!("{name}: {}", read.message))));
                 }
                 Some(Err(e)) => note.set(Some(Err(e))),
                 None => {}

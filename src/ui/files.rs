@@ -1,8 +1,8 @@
-//! Browser file plumbing: save text as a download, read an uploaded file.
+//! Browser file plumbing: save text as a download, pick an uploaded file.
 
 use wasm_bindgen::JsCast;
 
-/// Largest upload read into memory.
+/// Largest upload read (in an import worker, `ui::imports`), traces apart.
 pub const MAX_UPLOAD_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
 
 /// Offers `text` as a file download.
@@ -25,21 +25,6 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
     a.click();
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
-}
-
-/// Reads the first file of an `<input type=file>` event as text, refusing
-/// files over `MAX_UPLOAD_BYTES` before reading them.
-pub async fn read_upload(ev: &web_sys::Event) -> Option<Result<(String, String), String>> {
-    let (name, file) = match picked_within(ev, MAX_UPLOAD_BYTES)? {
-        Ok(p) => p,
-        Err(e) => return Some(Err(e)),
-    };
-    Some(
-        gloo_file::futures::read_as_text(&gloo_file::File::from(file))
-            .await
-            .map_err(|e| format!("{name}: cannot be read ({e})"))
-            .map(|t| (name, t)),
-    )
 }
 
 /// The file chosen in the input `ev` came from, unread (a worker reads

@@ -8,7 +8,8 @@ use leptos::task::spawn_local;
 
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField};
-use super::files::{download_text, read_upload};
+use super::files::download_text;
+use super::imports::{import_upload, ImportSlot};
 use super::state::AppState;
 use crate::models::li::generate::from_layers;
 use crate::models::li::link::{attach_message, upload_note};
@@ -72,24 +73,24 @@ pub fn LiInputs() -> impl IntoView {
             }
         })
     });
+    // Read in an import worker: the page never waits on a large profile.
+    let slot = StoredValue::new_local(ImportSlot::default());
     let upload = move |ev: web_sys::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => match Profile::from_json(&text) {
-                    Ok(p) => {
-                        problem.set(None);
-                        let named = cfg.with_untracked(|c| c.profile_ref.clone());
-                        let vs_link = upload_note(named.as_ref(), &p)
-                            .map(|m| format!(": {m}"))
-                            .unwrap_or_default();
-                        note.set(Some(format!("{name}: {} ops read{vs_link}", p.ops.len())));
-                        state.section_edit(ID, |c: &mut LiSettings| {
-                            c.profile = Some(p);
-                            c.profile_ref = None;
-                        });
-                    }
-                    Err(m) => problem.set(Some(format!("{name}: {m}"))),
-                },
+            let slot = slot.get_value();
+            match import_upload(&ev, &crate::models::li::files::PROFILE, &(), &slot).await {
+                Some(Ok((name, p))) => {
+                    problem.set(None);
+                    let named = cfg.with_untracked(|c| c.profile_ref.clone());
+                    let vs_link = upload_note(named.as_ref(), &p)
+                        .map(|m| format!(": {m}"))
+                        .unwrap_or_default();
+                    note.set(Some(format!("{name}: {} ops read{vs_link}", p.ops.len())));
+                    state.section_edit(ID, |c: &mut LiSettings| {
+                        c.profile = Some(p);
+                        c.profile_ref = None;
+                    });
+                }
                 Some(Err(e)) => problem.set(Some(e)),
                 None => {}
             }

@@ -4,26 +4,23 @@
 //! `models.li.trace_mapping`).
 //!
 //! The file is read off the page's thread: it goes as it is (a `Blob`) to
-//! an import worker (`models::li::trace_job`) that inflates and reads it.
+//! an import worker (`ui::imports`, `models::li::files::TRACE`) that
+//! inflates and reads it.
 //! The page keeps the file (a handle, not its bytes) and sends it again
 //! when a rule changes; each read has its own worker, ended once it has
 //! answered, so the memory a trace of hundreds of MB took while it was
 //! read is given back. The page shows "reading…" meanwhile.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use leptos::prelude::*;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
+use leptos::task::spawn_local;
 
 use super::fields::NumberField;
 use super::files::picked_within;
+use super::imports::{import_file, ImportSlot};
 use super::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
+use crate::models::li::files::TRACE;
 use crate::models::li::section::{LiSettings, ID};
-use crate::models::li::trace_job::{TraceAnswer, TraceRequest, WORKER_NAME};
 use crate::workload::Network;
 
 const TARGETS: [Target; 5] = [
@@ -39,97 +36,6 @@ fn target_of(word: &str) -> Target {
         .into_iter()
         .find(|t| t.word() == word)
         .unwrap_or(Target::Worker)
-}
-
-/// The page's handle on the import worker of the newest read.
-struct Importer {
-    worker: Worker,
-    ready: bool,
-    /// A message waiting for the worker to load.
-    waiting: Option<js_sys::Object>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
-}
-
-/// A replaced or finished read's worker ends with its handle.
-impl Drop for Importer {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
-
-type Shared = Rc<RefCell<Option<Importer>>>;
-
-/// Starts the worker; `answer` gets each answer, `failed` a worker that
-/// could not load or died (too large a file for this browser's memory).
-fn start(
-    shared: &Shared,
-    answer: impl Fn(TraceAnswer) + 'static,
-    failed: impl Fn() + 'static,
-) -> Result<(), JsValue> {
-    let worker = super::runtime::module_worker(WORKER_NAME)?;
-    let weak = Rc::downgrade(shared);
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let Some(text) = ev.data().as_string() else {
-            return;
-        };
-        if text == "ready" {
-            let Some(shared) = weak.upgrade() else { return };
-            if let Some(imp) = shared.borrow_mut().as_mut() {
-                imp.ready = true;
-                if let Some(msg) = imp.waiting.take() {
-                    let _ = imp.worker.post_message(&msg);
-                }
-            }
-            return;
-        }
-        if let Ok(a) = serde_json::from_str::<TraceAnswer>(&text) {
-            // Answered: its memory goes back now (the handle, whose
-            // callbacks are running, is dropped by the next read).
-            if let Some(shared) = weak.upgrade() {
-                if let Some(imp) = shared.borrow().as_ref() {
-                    imp.worker.terminate();
-                }
-            }
-            answer(a);
-        }
-    });
-    let weak = Rc::downgrade(shared);
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        ev.prevent_default();
-        if let Some(shared) = weak.upgrade() {
-            if let Some(imp) = shared.borrow().as_ref() {
-                imp.worker.terminate();
-            }
-        }
-        failed();
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // Replaces (and so ends) the previous read's worker.
-    *shared.borrow_mut() = Some(Importer {
-        worker,
-        ready: false,
-        waiting: None,
-        _on_message: on_message,
-        _on_error: on_error,
-    });
-    Ok(())
-}
-
-/// `{request, file}` to the worker, once it has loaded.
-fn send(shared: &Shared, request: &TraceRequest, file: &web_sys::File) {
-    let msg = js_sys::Object::new();
-    let text = serde_json::to_string(request).unwrap_or_default();
-    let _ = js_sys::Reflect::set(&msg, &"request".into(), &JsValue::from_str(&text));
-    let _ = js_sys::Reflect::set(&msg, &"file".into(), file);
-    if let Some(imp) = shared.borrow_mut().as_mut() {
-        if imp.ready {
-            let _ = imp.worker.post_message(&msg);
-        } else {
-            imp.waiting = Some(msg);
-        }
-    }
 }
 
 /// The section's mapping (or the defaults) and the workload's layers.
@@ -148,64 +54,40 @@ fn inputs(state: AppState) -> (Mapping, Option<Network>) {
 pub fn LiTrace() -> impl IntoView {
     let state = super::expect_state();
     let cfg = state.section_memo::<LiSettings>(ID);
-    let importer: StoredValue<Shared, LocalStorage> = StoredValue::new_local(Shared::default());
-    // The file of the newest read, and the last one read well: a rule
-    // change reads that one again.
-    let sent: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
-        StoredValue::new_local(None);
+    let slot = StoredValue::new_local(ImportSlot::default());
+    // The last file read well: a rule change reads it again.
     let kept: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
         StoredValue::new_local(None);
     let summary = RwSignal::new(None::<Vec<String>>);
     let problem = RwSignal::new(None::<String>);
-    // What the worker is reading ("reading x.json (12.3 MB)…"), and the
-    // newest request: older answers are dropped.
+    // What the worker is reading ("reading x.json (12.3 MB)…").
     let reading = RwSignal::new(None::<String>);
-    let latest = StoredValue::new(0u64);
-    let answered = move |a: TraceAnswer| {
-        if a.id != latest.get_value() {
-            return;
-        }
-        reading.set(None);
-        match a.result {
-            Ok((profile, lines)) => {
-                kept.set_value(sent.get_value());
-                state.section_edit(ID, |c: &mut LiSettings| {
-                    c.profile = Some(profile);
-                    c.profile_ref = None;
-                    c.trace_mapping.get_or_insert_with(Mapping::default);
-                });
-                problem.set(None);
-                summary.set(Some(lines));
-            }
-            // A file that is not a trace leaves the last one kept.
-            Err(e) => problem.set(Some(e)),
-        }
-    };
-    let failed = move || {
-        reading.set(None);
-        problem.set(Some(
-            "the trace could not be read: the import stopped (too large for this browser's memory?)".into(),
-        ));
-    };
-    // A fresh worker for every read (ending any read still under way).
+    // A newer read replaces this one (its worker ended, its answer none).
     let ask = move |name: String, file: web_sys::File, message: String| {
         let (mapping, layers) = inputs(state);
-        let id = latest.get_value() + 1;
-        latest.set_value(id);
-        let shared = importer.get_value();
-        if start(&shared, answered, failed).is_err() {
-            problem.set(Some("this browser cannot start the import worker".into()));
-            return;
-        }
         reading.set(Some(message));
-        let request = TraceRequest {
-            id,
-            name: name.clone(),
-            mapping,
-            layers,
-        };
-        send(&shared, &request, &file);
-        sent.set_value(Some((name, file)));
+        spawn_local(async move {
+            let slot = slot.get_value();
+            let Some(read) = import_file(&TRACE, &name, &file, &(mapping, layers), &slot).await
+            else {
+                return;
+            };
+            reading.set(None);
+            match read {
+                Ok((profile, lines)) => {
+                    kept.set_value(Some((name, file)));
+                    state.section_edit(ID, |c: &mut LiSettings| {
+                        c.profile = Some(profile);
+                        c.profile_ref = None;
+                        c.trace_mapping.get_or_insert_with(Mapping::default);
+                    });
+                    problem.set(None);
+                    summary.set(Some(lines));
+                }
+                // A file that is not a trace leaves the last one kept.
+                Err(e) => problem.set(Some(e)),
+            }
+        });
     };
     let reread = move || {
         let Some((name, file)) = kept.get_value() else {

@@ -9,6 +9,7 @@ mod fields;
 mod files;
 mod goals_panel;
 mod gpu_fields;
+mod imports;
 mod instance_select;
 mod li_inputs;
 mod li_trace;
@@ -19,7 +20,7 @@ mod spotdnn_inputs;
 mod stash_inputs;
 mod state;
 mod toolbar;
-mod trace_worker;
+
 mod views;
 mod workload_panel;
 mod zeng_inputs;

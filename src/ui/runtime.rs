@@ -554,8 +554,8 @@ pub fn serve_if_worker() -> bool {
     let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
         return false;
     };
-    if scope.name() == crate::models::li::trace_job::WORKER_NAME {
-        super::trace_worker::serve_imports(scope);
+    if scope.name() == crate::imports::WORKER_NAME {
+        super::imports::serve(scope);
         return true;
     }
     let post_scope = scope.clone();

@@ -8,12 +8,13 @@ use leptos::task::spawn_local;
 
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField, OptNumberField};
-use super::files::{download_text, read_upload};
+use super::files::download_text;
+use super::imports::{import_upload, ImportSlot};
 use super::instance_select::InstanceSelect;
 use super::state::AppState;
 use crate::models::stash::presets::{p3_vgg11_runs, table1_catalog};
 use crate::models::stash::runs_text::{format_runs_csv, parse_runs};
-use crate::models::stash::section::{settings, Calibration, Ring, StashSettings, ID};
+use crate::models::stash::section::{settings, Calibration, Ring, Run, StashSettings, ID};
 use crate::scenario::import::merge_instances;
 
 /// Edits the section in one scenario update (one undo step).
@@ -50,7 +51,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let note = RwSignal::new(None::<String>);
     let text = Memo::new(move |_| cfg.with(|c| format_runs_csv(&c.runs)));
-    let set_runs = move |t: &str, from: &str| match parse_runs(t) {
+    let use_runs = move |read: Result<Vec<Run>, String>, from: &str| match read {
         Ok(runs) => {
             problem.set(None);
             let n = runs.len();
@@ -63,12 +64,17 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
             format!("{from}: {e}")
         })),
     };
+    let set_runs = move |t: &str, from: &str| use_runs(parse_runs(t), from);
     let on_change = move |ev| set_runs(&event_target_value(&ev), "");
+    // Read in an import worker: a long file never blocks a frame.
+    let slot = StoredValue::new_local(ImportSlot::default());
     let upload = move |ev: web_sys::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, t))) => set_runs(&t, &name),
-                Some(Err(e)) => problem.set(Some(e)),
+            let slot = slot.get_value();
+            match import_upload(&ev, &crate::models::stash::runs_text::RUNS, &(), &slot).await {
+                Some(Ok((name, runs))) => use_runs(Ok(runs), &name),
+                // The worker's message names the file already.
+                Some(Err(e)) => use_runs(Err(e), ""),
                 None => {}
             }
         });

@@ -4,8 +4,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::expect_state;
+use super::files::download_text;
 use super::files::file_stem;
-use super::files::{download_text, read_upload};
+use super::imports::{import_upload, ImportSlot};
 use super::state::{hash_params, page_url, upgrade_banner, Embed};
 use crate::models::encode_share;
 use crate::runtime::ExportFormat;
@@ -103,20 +104,21 @@ pub fn Toolbar() -> impl IntoView {
     // Results of every model with a report, as the CLI prints them: the
     // worker holds the whole tables and writes the file.
     let export_results = move |format: ExportFormat| move |_| state.export(format);
+    // Read and checked in an import worker: a broken or oversized file is
+    // refused there, and the page only takes a good scenario.
+    let slot = StoredValue::new_local(ImportSlot::default());
     let import_json = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => match Scenario::read_json(&text) {
-                    Ok(l) => {
-                        state.load(l.scenario);
-                        state.banner.set(upgrade_banner(&l.notes));
-                        status.set(Some(format!("{name}: scenario loaded")));
-                    }
-                    Err(e) => state
-                        .banner
-                        .set(Some(format!("{name}: {e}. The current scenario is kept."))),
-                },
-                Some(Err(e)) => state.banner.set(Some(e)),
+            let slot = slot.get_value();
+            match import_upload(&ev, &crate::imports::SCENARIO, &(), &slot).await {
+                Some(Ok((name, l))) => {
+                    state.load(l.scenario);
+                    state.banner.set(upgrade_banner(&l.notes));
+                    status.set(Some(format!("{name}: scenario loaded")));
+                }
+                Some(Err(e)) => state
+                    .banner
+                    .set(Some(format!("{e}. The current scenario is kept."))),
                 None => {}
             }
         });

@@ -6,7 +6,9 @@ use leptos::task::spawn_local;
 
 use super::expect_state;
 use super::fields::{FieldErrors, NumberField};
-use super::files::{download_text, read_upload};
+use super::files::download_text;
+use super::imports::{import_upload, ImportSlot};
+use crate::imports::LAYERS;
 use crate::report::fmt_sig;
 use crate::scenario::import::import_network;
 use crate::workload::presets::network_presets;
@@ -44,18 +46,21 @@ pub fn WorkloadPanel() -> impl IntoView {
             note.set(None);
         }
     };
-    let apply = move |source: String, text: String| match import_network(&source, &text) {
+    let use_network = move |read: Result<(Network, String), String>| match read {
         Ok((net, msg)) => {
             sc.update(|s| s.workload.network = net);
             note.set(Some(ImportNote::Ok(msg)));
         }
         Err(e) => note.set(Some(ImportNote::Err(e))),
     };
+    let apply = move |source: String, text: String| use_network(import_network(&source, &text));
+    // A file is read in an import worker: a 5 MB table never blocks a frame.
+    let slot = StoredValue::new_local(ImportSlot::default());
     let on_upload = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            match read_upload(&ev).await {
-                Some(Ok((name, text))) => apply(name, text),
-                Some(Err(e)) => note.set(Some(ImportNote::Err(e))),
+            match import_upload(&ev, &LAYERS, &(), &slot.get_value()).await {
+                Some(Ok((_, read))) => use_network(Ok(read)),
+                Some(Err(e)) => use_network(Err(e)),
                 None => {}
             }
         });

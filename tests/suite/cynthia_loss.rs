@@ -638,3 +638,42 @@ fn validate_profile_names_the_field() {
     let e = validate_profile(&p).unwrap_err();
     assert!(e.contains("\"g_param_bytes\""), "{e}");
 }
+
+/// A long measured curve is thinned to every k-th point (and the last)
+/// before it goes into the scenario; a noiseless curve still fits exactly,
+/// and the message says what was kept.
+#[test]
+fn a_long_curve_is_thinned_and_still_fits() {
+    use ddnn_planner::scenario::import::{fit_loss_curve, MAX_KEPT_LOSS_POINTS};
+    let mut csv = String::from("iteration,loss\n");
+    for s in 0..25_001u32 {
+        csv.push_str(&format!("{s},{}\n", 2000.0 / (f64::from(s) + 1000.0)));
+    }
+    let read = fit_loss_curve(&csv, SyncMode::Bsp, 1).expect("fits");
+    let points = &read.curve.points;
+    assert!(points.len() <= MAX_KEPT_LOSS_POINTS + 1, "{}", points.len());
+    assert_eq!(points.first().map(|p| p.0), Some(0.0));
+    assert_eq!(points.last().map(|p| p.0), Some(25_000.0));
+    assert_eq!(points[1].0, 3.0, "every 3rd of 25,001 points");
+    assert!(
+        (read.params.beta0 - 2000.0).abs() < 1e-6 * 2000.0,
+        "{:?}",
+        read.params
+    );
+    assert!(
+        (read.params.beta1 - 1000.0).abs() < 1e-6 * 1000.0,
+        "{:?}",
+        read.params
+    );
+    assert!(
+        read.message
+            .contains("(25,001 read; every 3rd kept, and the last)"),
+        "{}",
+        read.message
+    );
+    // A short curve is kept whole and says nothing of thinning.
+    let short =
+        fit_loss_curve("iteration,loss\n0,2\n1000,1\n3000,0.5\n", SyncMode::Bsp, 1).expect("fits");
+    assert_eq!(short.curve.points.len(), 3);
+    assert!(!short.message.contains("kept"), "{}", short.message);
+}

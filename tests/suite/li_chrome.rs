@@ -657,35 +657,34 @@ fn the_mapping_reads_and_writes_as_json() {
 /// not a trace, or that the browser could not read again, is named.
 #[test]
 fn the_import_worker_reads_what_it_is_sent() {
-    use ddnn_planner::models::li::trace_job::{answer, TraceAnswer, TraceRequest};
-    let ask = |id: u64, name: &str, mapping: &Mapping, bytes: Option<&[u8]>| -> TraceAnswer {
-        let bytes = bytes.map(<[u8]>::to_vec);
-        let req = TraceRequest {
-            id,
-            name: name.into(),
-            mapping: mapping.clone(),
-            layers: None,
-        };
-        let text = answer(&serde_json::to_string(&req).unwrap_or_default(), bytes);
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    use ddnn_planner::imports::{answer, read_answer, ImportRequest};
+    use ddnn_planner::models::li::files::TRACE;
+    use ddnn_planner::models::li::profile::Profile;
+    let ask = |name: &str, mapping: &Mapping, bytes: Option<&[u8]>| {
+        let req = ImportRequest::new(&TRACE, name, &(mapping.clone(), None));
+        let text = answer(
+            &serde_json::to_string(&req).unwrap_or_default(),
+            bytes.map(<[u8]>::to_vec),
+        );
+        read_answer::<(Profile, Vec<String>)>(&text)
     };
     let file = gzip(TF);
-    let read = ask(2, "tf.json.gz", &Mapping::default(), Some(&file));
+    let read = ask("tf.json.gz", &Mapping::default(), Some(&file));
     let direct = import("tf.json.gz", TF, &Mapping::default(), None).expect("the TF trace reads");
-    let Ok((profile, lines)) = &read.result else {
+    let Ok((profile, lines)) = &read else {
         panic!("{read:?}");
     };
-    assert_eq!((read.id, profile), (2, &direct.profile));
+    assert_eq!(profile, &direct.profile);
     assert_eq!(lines, &direct.summary.lines());
 
-    let bad = ask(3, "notes.txt", &Mapping::default(), Some(b"hello"));
+    let bad = ask("notes.txt", &Mapping::default(), Some(b"hello"));
     assert!(
-        matches!(&bad.result, Err(e) if e.starts_with("notes.txt: ")),
+        matches!(&bad, Err(e) if e.starts_with("notes.txt: ")),
         "{bad:?}"
     );
-    let gone = ask(4, "tf.json.gz", &Mapping::default(), None);
+    let gone = ask("tf.json.gz", &Mapping::default(), None);
     assert!(
-        matches!(&gone.result, Err(e) if e.starts_with("tf.json.gz: ") && e.ends_with("upload it again")),
+        matches!(&gone, Err(e) if e.starts_with("tf.json.gz: ") && e.ends_with("pick it again")),
         "{gone:?}"
     );
 
@@ -697,11 +696,11 @@ fn the_import_worker_reads_what_it_is_sent() {
             target: Target::Skip,
         },
     );
-    let again = ask(5, "tf.json.gz", &relu_skipped, Some(&file));
+    let again = ask("tf.json.gz", &relu_skipped, Some(&file));
     let skipped = import("tf.json.gz", TF, &relu_skipped, None).expect("reads");
     assert_ne!(
         skipped.profile, direct.profile,
         "the rule changes the profile"
     );
-    assert_eq!(again.result.map(|(p, _)| p), Ok(skipped.profile));
+    assert_eq!(again.map(|(p, _)| p), Ok(skipped.profile));
 }

@@ -17,6 +17,7 @@
 
 pub mod chrome;
 pub mod eval;
+pub mod files;
 pub mod generate;
 pub mod link;
 pub mod links;
@@ -28,6 +29,5 @@ pub mod report;
 pub mod section;
 pub mod sim;
 pub mod trace;
-pub mod trace_job;
 
 pub use model::{inputs_key, Li};

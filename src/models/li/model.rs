@@ -79,6 +79,10 @@ const NEEDS: [Need; 5] = [
 ];
 
 impl Model for Li {
+    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+        &[&super::files::PROFILE, &super::files::TRACE]
+    }
+
     fn id(&self) -> &'static str {
         section::ID
     }

@@ -81,6 +81,10 @@ impl Model for Stash {
         &NEEDS
     }
 
+    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+        &[&super::runs_text::RUNS]
+    }
+
     fn imports(&self) -> &'static [Import] {
         &IMPORTS
     }

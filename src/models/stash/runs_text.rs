@@ -11,7 +11,9 @@
 
 use serde::Deserialize;
 
-use super::section::Run;
+use super::section::{Run, MAX_RUNS};
+use crate::imports::{text, Importer};
+use crate::report::fmt_count;
 use crate::workload::text::{csv_number, csv_rows, json_error_parts};
 
 pub fn parse_runs_csv(text: &str) -> Result<Vec<Run>, String> {
@@ -90,12 +92,26 @@ pub fn parse_runs_json(text: &str) -> Result<Vec<Run>, String> {
 /// A file's runs, read as JSON when it looks like JSON, else as CSV.
 pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
     let t = text.trim_start();
-    if t.starts_with('[') || t.starts_with('{') {
-        parse_runs_json(text)
+    let runs = if t.starts_with('[') || t.starts_with('{') {
+        parse_runs_json(text)?
     } else {
-        parse_runs_csv(text)
+        parse_runs_csv(text)?
+    };
+    if runs.len() > MAX_RUNS {
+        return Err(format!(
+            "{} runs is more than the {} accepted",
+            fmt_count(runs.len() as f64),
+            fmt_count(MAX_RUNS as f64)
+        ));
     }
+    Ok(runs)
 }
+
+/// A runs file read in the import worker (`crate::imports`).
+pub const RUNS: Importer<Vec<Run>> = Importer {
+    id: "stash.runs",
+    read: |_, bytes, ()| parse_runs(&text(bytes)?),
+};
 
 #[cfg(test)]
 mod tests {

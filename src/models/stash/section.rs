@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::Bounds;
 use crate::hardware::cluster_text::parse_cluster;
+use crate::report::fmt_count;
 use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
@@ -212,6 +213,10 @@ pub fn parse_configuration(text: &str) -> Result<(String, u32), String> {
     Ok(parts.remove(0))
 }
 
+/// Most measured runs a scenario holds: five per configuration for 2,000
+/// configurations, far more than any study measures.
+pub const MAX_RUNS: usize = 10_000;
+
 /// Checks of the section, at `models.stash.<field>`: ranges and the runs'
 /// own form. What depends on the catalog (an unknown instance, a run (5)
 /// with no reference) is said by the evaluation, naming the run.
@@ -284,7 +289,18 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             errs.push(err(format!("models.{ID}.calibrate.configuration"), m));
         }
     }
-    for (i, r) in c.runs.iter().enumerate() {
+    if c.runs.len() > MAX_RUNS {
+        errs.push(err(
+            format!("models.{ID}.runs"),
+            format!(
+                "{} runs is more than the {} accepted",
+                fmt_count(c.runs.len() as f64),
+                fmt_count(MAX_RUNS as f64)
+            ),
+        ));
+    }
+    // Row by row, up to the limit (a longer list is refused above).
+    for (i, r) in c.runs.iter().enumerate().take(MAX_RUNS) {
         let at = format!("models.{ID}.runs[{i}]");
         let row = i + 1;
         if let Err(m) = parse_configuration(&r.configuration) {
