@@ -83,9 +83,13 @@ pub fn comm_time(latency_s: f64, gradient_bytes: f64, layers: f64, bytes_per_s: 
 }
 
 /// The layer count at which both parts are equal, `L* = G/(τ·B)`: deeper
-/// networks are latency-bound on this link. `None` when `τ = 0`.
+/// networks are latency-bound on this link. `None` when `τ = 0`, or so
+/// small that no layer count reaches it (`τ·B` vanishing to a subnormal:
+/// found by fuzzing, tests/fuzz/findings/evaluate/stash-comm-not-finite).
 pub fn crossover_layers(latency_s: f64, gradient_bytes: f64, bytes_per_s: f64) -> Option<f64> {
-    (latency_s > 0.0).then(|| gradient_bytes / (latency_s * bytes_per_s))
+    (latency_s > 0.0)
+        .then(|| gradient_bytes / (latency_s * bytes_per_s))
+        .filter(|l| l.is_finite())
 }
 
 /// Extension (not the paper's): bytes each member sends in a ring
@@ -135,6 +139,7 @@ mod tests {
         let l = crossover_layers(10e-6, 100e6, 10e9).unwrap();
         assert!((l - 1000.0).abs() < 1e-9);
         assert_eq!(crossover_layers(0.0, 100e6, 10e9), None);
+        assert_eq!(crossover_layers(1e-320, 100e6, 10e9), None);
     }
 
     #[test]
