@@ -19,7 +19,7 @@ use ddnn_planner::models::stash::runs_text::parse_runs;
 use ddnn_planner::models::stash::section::parse_configuration;
 use ddnn_planner::models::{evaluate_all, for_link};
 use ddnn_planner::scenario::codec::{encode_fragment, read_fragment};
-use ddnn_planner::scenario::import::import_network;
+use ddnn_planner::scenario::import::{fit_loss_curve, import_network};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::paleo::import_paleo;
 use ddnn_planner::workload::presets::network_presets;
@@ -91,7 +91,8 @@ fn chrome_trace(data: &[u8]) {
     let _ = chrome::import("fuzz.json", &t, &Mapping::default(), net.as_ref());
 }
 
-/// Read as each synchronisation and two cluster sizes would read it.
+/// Read as each synchronisation and two cluster sizes would read it, and
+/// thinned and fitted as the page's import does.
 fn loss_curve(data: &[u8]) {
     if let Some(t) = text(data) {
         for sync in [SyncMode::Bsp, SyncMode::Asp] {
@@ -99,6 +100,7 @@ fn loss_curve(data: &[u8]) {
                 let _ = parse_loss_curve(t, sync, workers);
             }
         }
+        let _ = fit_loss_curve(t, SyncMode::Asp, 4);
     }
 }
 
