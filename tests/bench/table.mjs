@@ -318,7 +318,8 @@ for (const [key, what, perStep] of [
   const t = nativeTiming(['tables.layers1m.seconds', 'tables.layers1m.mb'], label, '—');
   if (t) {
     const [secs, mb] = t.map((r) => r.value);
-    row(`${label}, ${Math.round(mb)} MB`, `${(secs * 1e6).toFixed(1)} µs`, '—', '—');
+    const took = secs < 1e-6 ? `${Math.round(secs * 1e9)} ns` : `${(secs * 1e6).toFixed(1)} µs`;
+    row(`${label}, ${Math.round(mb)} MB`, took, '—', '—');
   }
 }
 {

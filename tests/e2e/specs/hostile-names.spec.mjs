@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { ID, open, showView, drawAllCharts } from '../planner.mjs';
 
-export const name = 'hostile names: markup in a title, device and group names is shown literally on the page, in plotly labels and in the exported SVG, never run; a name that starts like a formula is neutralised in the results CSV';
+export const name = 'hostile names: markup in a title, device and group names is shown literally on the page, in plotly labels, hover text, a chart\'s table and the exported SVG, never run; a name that starts like a formula is neutralised in the results CSV';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'public', 'examples');
 
@@ -52,6 +52,25 @@ export async function run(ctx) {
   assert.equal(found.titleField, TITLE, 'the title field holds it as typed');
   assert(found.svgText.includes('<b>Quadro</b>'), `plotly shows the name literally:\n${found.svgText.slice(0, 400)}`);
   assert(found.svgText.includes('עברית'), 'right-to-left text survives');
+
+  // Hover text: a bar of the device's row says its name literally.
+  const bars = page.locator(`${ID('zeng-chart-timeline')} .point`);
+  let hover = '';
+  for (let i = 0; i < (await bars.count()) && !hover.includes('Quadro'); i++) {
+    await bars.nth(i).hover({ force: true });
+    await page.waitForTimeout(100);
+    hover = await page.locator(`${ID('zeng-chart-timeline')} .hoverlayer`).textContent();
+  }
+  assert(hover.includes('<b>Quadro</b>'), `the hover text shows the name literally: ${hover.slice(0, 200)}`);
+  assert.equal(await page.locator(`${ID('zeng-chart-timeline')} .hoverlayer b`).count(), 0, 'no element in the hover text');
+
+  // The chart's table shows it as text too.
+  await page.locator(`figure:has(${ID('zeng-chart-timeline')}) + details.chart-table summary`).click();
+  const table = page.locator(ID('zeng-chart-timeline-table'));
+  await table.waitFor();
+  assert((await table.textContent()).includes('<b>Quadro</b>'), 'the chart table shows the name literally');
+  assert.equal(await table.locator('b, img, a, script').count(), 0, 'no element in the chart table');
+  assert.equal(await page.evaluate(() => window.__xss), undefined, 'a payload ran');
 
   // The exported SVG carries the names as text, escaped.
   const svg = await download(page, 'zeng-chart-timeline-svg');

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ID, open, showInputs, pickExample } from '../planner.mjs';
+import { ID, open, showInputs, pickExample, setField } from '../planner.mjs';
 
-export const name = 'long tables: 4.9 MB uploads (156,597-row layer table, 263,742-point loss curve, 192,718 Stash runs, 86,160 catalog entries) are read in an import worker — no main-thread task over 50 ms; past a count limit refused in one sentence at the upload; the loss curve thinned to 10,000 points and fitted; the scenario stays';
+export const name = 'long tables and huge numbers: a 10⁶-row layer table is refused by size within a second; 4.9 MB uploads (156,597-row layer table, 263,742-point loss curve, 192,718 Stash runs, 86,160 catalog entries) are read in an import worker — no main-thread task over 50 ms; past a count limit refused in one sentence at the upload; the loss curve thinned to 10,000 points and fitted; 1e308 and NaN typed into fields are refused there with their range; the scenario stays';
 
 // [upload, input tab, example (-1: the landing one), file, header, row i,
 //  what the page says]
@@ -72,7 +72,39 @@ export async function run(ctx) {
         assert.equal(await settledAddress(page), link, `${file}: the scenario stays`);
       }
     }
+
+    // A layer table of 10⁶ rows (34 MB): refused by its size before a byte
+    // is read.
+    const million = path.join(dir, 'million.csv');
+    const out = fs.openSync(million, 'w');
+    fs.writeSync(out, 'name,kind,inch,kh,kw,outn,outh,outw\n');
+    for (let k = 0; k < 100; k++) {
+      fs.writeSync(out, Array.from({ length: 10_000 }, (_, i) => `conv${k * 10_000 + i},conv,256,3,3,256,28,28\n`).join(''));
+    }
+    fs.closeSync(out);
+    await showInputs(page, 'workload');
+    const started = Date.now();
+    await page.locator(ID('layer-upload')).setInputFiles(million);
+    const refused = page.locator('[data-testid="import-error"]').filter({ hasText: 'million.csv' });
+    await refused.waitFor({ timeout: 1000 });
+    ctx.log(`10^6-row layer table (${(fs.statSync(million).size / 1e6).toFixed(0)} MB) refused after ${Date.now() - started} ms: "${await refused.textContent()}"`);
+    assert.match(await refused.textContent(), /^million\.csv: 3\d\.\d MB is larger than the 5 MB this page reads$/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+
+  // Numbers at the edge of floating point, typed: refused at the field
+  // with the range that makes sense, the result kept.
+  const before = await settledAddress(page);
+  await showInputs(page, 'cluster');
+  const original = await page.locator(ID('bandwidth-gbps')).inputValue();
+  const range = /must be between 0\.000001 and 10,000 Gb\/s/;
+  for (const [field, typed, said] of [['bandwidth-gbps', '1e308', range], ['bandwidth-gbps', 'NaN', /'NaN' is not a number/], ['bandwidth-gbps', '1e-320', range]]) {
+    await setField(page, field, typed);
+    const label = page.locator(`label:has(${ID(field)})`);
+    await page.waitForFunction(([f, re]) => new RegExp(re).test(document.querySelector(`label:has([data-testid="${f}"])`)?.textContent || ''), [field, said.source], { timeout: 5000 });
+    ctx.log(`${field} = ${typed}: "${(await label.textContent()).replace(/\s+/g, ' ').slice(0, 200)}"`);
+  }
+  await setField(page, 'bandwidth-gbps', original);
+  assert.equal(await settledAddress(page), before, 'back to the scenario as it was');
 }
