@@ -1,6 +1,8 @@
 // Shared by the e2e specs, the harness and the benchmark: scenarios of hostile
 // size and the in-page long-task probe. Not a spec (no .spec.mjs suffix).
 
+import fs from 'node:fs';
+
 // A Cynthia scenario with a catalog of `n` instance types (all priced), so the
 // exact search walks n types × up to 64 workers.
 export function bigCatalog(n) {
@@ -84,4 +86,22 @@ export async function dropFile(page, testid, name, key) {
     input.files = files.files;
     input.dispatchEvent(new Event('change', { bubbles: true }));
   }, { testid, name, key });
+}
+
+// A Chrome trace file of at least `mb` MB: the events `head` (objects),
+// then allocator counter samples (phase C, which the import counts and
+// does not keep). Written in chunks; returns the number of events.
+export function writeCounterTrace(file, mb, head) {
+  const out = fs.openSync(file, 'w');
+  fs.writeSync(out, '{"traceEvents": [\n' + head.map((e) => JSON.stringify(e)).join(',\n'));
+  let n = head.length;
+  const chunk = [];
+  while (fs.fstatSync(out).size < mb * 1e6) {
+    chunk.length = 0;
+    for (let i = 0; i < 20000; i++, n++) chunk.push(`,\n{"ph":"C","name":"GPU_0_bfc","pid":9,"tid":0,"ts":${n},"args":{"allocated_bytes":${n * 64}}}`);
+    fs.writeSync(out, chunk.join(''));
+  }
+  fs.writeSync(out, '\n]}');
+  fs.closeSync(out);
+  return n;
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ID, open, showInputs } from '../planner.mjs';
+import { writeCounterTrace } from '../hostile.mjs';
 
 export const name = 'large uploads: 50 MB and 200 MB Chrome traces — "reading" said within a second, no main-thread task over 100 ms, every event counted; the browser\'s memory measured while reading and given back after, also after a rule change reads the file again';
 
@@ -17,22 +18,13 @@ function rendererMB() {
   return kb / 1024;
 }
 
-// A two-op step, then `mb` of allocator counter samples (phase C, which
-// the import counts and does not keep).
+// A two-op step, then `mb` of allocator counter samples.
 function writeTrace(file, mb) {
-  const out = fs.openSync(file, 'w');
-  fs.writeSync(out, '{"traceEvents": [\n{"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":1000},\n'
-    + '{"ph":"X","name":"conv_fw","cat":"kernel","pid":2,"tid":7,"ts":10,"dur":300},\n{"ph":"X","name":"relu_fw","cat":"kernel","pid":2,"tid":7,"ts":320,"dur":100}');
-  let n = 3;
-  const chunk = [];
-  while (fs.fstatSync(out).size < mb * 1e6) {
-    chunk.length = 0;
-    for (let i = 0; i < 20000; i++, n++) chunk.push(`,\n{"ph":"C","name":"GPU_0_bfc","pid":9,"tid":0,"ts":${n},"args":{"allocated_bytes":${n * 64}}}`);
-    fs.writeSync(out, chunk.join(''));
-  }
-  fs.writeSync(out, '\n]}');
-  fs.closeSync(out);
-  return n;
+  return writeCounterTrace(file, mb, [
+    { ph: 'X', name: 'ProfilerStep#1', cat: 'user_annotation', pid: 1, tid: 1, ts: 0, dur: 1000 },
+    { ph: 'X', name: 'conv_fw', cat: 'kernel', pid: 2, tid: 7, ts: 10, dur: 300 },
+    { ph: 'X', name: 'relu_fw', cat: 'kernel', pid: 2, tid: 7, ts: 320, dur: 100 },
+  ]);
 }
 
 // Samples renderer memory every 100 ms until `done` settles; the peak.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { ID, open, showView, showInputs, setField, numberIn } from '../planner.mjs';
+import { writeCounterTrace } from '../hostile.mjs';
 
 export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
 
@@ -32,18 +33,7 @@ function trace() {
 // the import counts and skips), written to a file: the events in all.
 function bigTrace(file) {
   const head = JSON.parse(zlib.gunzipSync(trace()).toString()).traceEvents;
-  const out = fs.openSync(file, 'w');
-  fs.writeSync(out, '{"traceEvents": [\n' + head.map((e) => JSON.stringify(e)).join(',\n'));
-  let n = head.length;
-  const chunk = [];
-  while (fs.fstatSync(out).size < 80e6) {
-    chunk.length = 0;
-    for (let i = 0; i < 20000; i++, n++) chunk.push(`,\n{"ph":"C","name":"GPU_0_bfc","pid":9,"tid":0,"ts":${n},"args":{"allocated_bytes":${n * 64}}}`);
-    fs.writeSync(out, chunk.join(''));
-  }
-  fs.writeSync(out, '\n]}');
-  fs.closeSync(out);
-  return n;
+  return writeCounterTrace(file, 80, head);
 }
 
 export async function run(ctx) {

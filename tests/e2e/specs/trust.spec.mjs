@@ -255,6 +255,7 @@ export async function run(ctx) {
       log(`     ${what}: ${msg.length} chars: ${msg.slice(0, 160)}${msg.length > 160 ? '…' : ''}`);
       if (hash !== `#${f}`) problems.push(`${what}: address bar became ${hash.slice(0, 30)}… (${hash.length} chars, link was ${f.length + 1})`);
       if (msg.length >= 200) problems.push(`${what}: message ${msg.length} characters`);
+      if (what.startsWith('cut') && !/cut (short|off)/.test(msg)) problems.push(`${what}: the message does not say the link was cut: ${msg}`);
       if (/\d+, \d+, \d+/.test(msg)) problems.push(`${what}: message lists numbers: ${msg.slice(0, 120)}`);
       // Read as sentences: no "?." where two messages were glued together.
       if (/[?!.]\./.test(msg)) problems.push(`${what}: doubled punctuation in ${JSON.stringify(msg.match(/.{0,20}[?!.]\..{0,10}/)[0])}`);
