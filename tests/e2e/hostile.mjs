@@ -65,6 +65,12 @@ export function recordLongTasks() {
   }
 }
 
+// The longest long task [ms] the page recorded from its time `t0` on (0 if
+// none).
+export function longestTaskSince(page, t0) {
+  return page.evaluate((t) => Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms)), t0);
+}
+
 // A file for `dropFile`, staged in the page before it loads (call before
 // page.goto): handing over 150 KB of text later is itself a task of ~50 ms,
 // which the long-task probes would charge to the page.

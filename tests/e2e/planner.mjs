@@ -100,3 +100,15 @@ export async function drawAllCharts(page) {
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
+
+/** Adds a rule to Li et al.'s trace mapping screen: events matching
+ *  `pattern` go to `target` (the rule's change re-reads the trace). */
+export async function addTraceRule(page, pattern, target) {
+  const mapping = page.locator(ID('li-trace-mapping'));
+  if (!(await mapping.evaluate((d) => d.open))) await mapping.locator('summary').click();
+  await page.locator(ID('li-trace-add')).click();
+  const last = page.locator(ID('li-trace-pattern')).last();
+  await last.fill(pattern);
+  await last.dispatchEvent('change');
+  await page.locator(ID('li-trace-target')).last().selectOption(target);
+}

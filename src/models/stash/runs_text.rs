@@ -11,9 +11,8 @@
 
 use serde::Deserialize;
 
-use super::section::{Run, MAX_RUNS};
+use super::section::{within_run_limit, Run};
 use crate::imports::{text, Importer};
-use crate::report::fmt_count;
 use crate::workload::text::{csv_number, csv_rows, json_error_parts};
 
 pub fn parse_runs_csv(text: &str) -> Result<Vec<Run>, String> {
@@ -97,13 +96,7 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
     } else {
         parse_runs_csv(text)?
     };
-    if runs.len() > MAX_RUNS {
-        return Err(format!(
-            "{} runs is more than the {} accepted",
-            fmt_count(runs.len() as f64),
-            fmt_count(MAX_RUNS as f64)
-        ));
-    }
+    within_run_limit(runs.len())?;
     Ok(runs)
 }
 

@@ -217,6 +217,18 @@ pub fn parse_configuration(text: &str) -> Result<(String, u32), String> {
 /// configurations, far more than any study measures.
 pub const MAX_RUNS: usize = 10_000;
 
+/// `n` runs against `MAX_RUNS`, in the words a file and the section share.
+pub fn within_run_limit(n: usize) -> Result<(), String> {
+    if n > MAX_RUNS {
+        return Err(format!(
+            "{} runs is more than the {} accepted",
+            fmt_count(n as f64),
+            fmt_count(MAX_RUNS as f64)
+        ));
+    }
+    Ok(())
+}
+
 /// Checks of the section, at `models.stash.<field>`: ranges and the runs'
 /// own form. What depends on the catalog (an unknown instance, a run (5)
 /// with no reference) is said by the evaluation, naming the run.
@@ -289,15 +301,8 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             errs.push(err(format!("models.{ID}.calibrate.configuration"), m));
         }
     }
-    if c.runs.len() > MAX_RUNS {
-        errs.push(err(
-            format!("models.{ID}.runs"),
-            format!(
-                "{} runs is more than the {} accepted",
-                fmt_count(c.runs.len() as f64),
-                fmt_count(MAX_RUNS as f64)
-            ),
-        ));
+    if let Err(m) = within_run_limit(c.runs.len()) {
+        errs.push(err(format!("models.{ID}.runs"), m));
     }
     // Row by row, up to the limit (a longer list is refused above).
     for (i, r) in c.runs.iter().enumerate().take(MAX_RUNS) {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ID, open, showInputs } from '../planner.mjs';
-import { writeCounterTrace } from '../hostile.mjs';
+import { ID, open, showInputs, addTraceRule } from '../planner.mjs';
+import { writeCounterTrace, longestTaskSince } from '../hostile.mjs';
 
 export const name = 'large uploads: 50 MB and 200 MB Chrome traces — "reading" said within a second, no main-thread task over 100 ms, every event counted; the browser\'s memory measured while reading and given back after, also after a rule change reads the file again';
 
@@ -65,7 +65,7 @@ export async function run(ctx) {
       const summary = await text(page, 'li-trace-summary');
       assert.match(summary, new RegExp(`Read ${events} events from 'trace-${mb}mb\\.json'`), summary.slice(0, 300));
       assert.match(summary, new RegExp(`Events not read: ${events - 3} of phase 'C'`));
-      const longest = await page.evaluate((t) => Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms)), t0);
+      const longest = await longestTaskSince(page, t0);
       await page.waitForTimeout(500);
       const after = rendererMB();
       ctx.log(`${mb} MB trace (${events} events): "reading" after ${saidAfter} ms, read in ${took} ms, longest main-thread task ${Math.round(longest)} ms; renderer memory ${Math.round(base)} MB before, peak ${Math.round(peak)} MB (+${Math.round(peak - base)}), ${Math.round(after)} MB after`);
@@ -81,12 +81,7 @@ export async function run(ctx) {
     const base = rendererMB();
     const ops = async () => Number((await text(page, 'li-source')).match(/: (\d+) ops/)?.[1]);
     const before = await ops();
-    await page.locator(ID('li-trace-mapping')).locator('summary').click();
-    await page.locator(ID('li-trace-add')).click();
-    const last = page.locator(ID('li-trace-pattern')).last();
-    await last.fill('relu');
-    await last.dispatchEvent('change');
-    await page.locator(ID('li-trace-target')).last().selectOption('skip');
+    await addTraceRule(page, 'relu', 'skip');
     await page.locator(ID('li-trace-reading')).waitFor({ timeout: 1000 });
     const peak = await peakWhile(readingGone(page));
     await page.waitForTimeout(500);

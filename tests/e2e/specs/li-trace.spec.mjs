@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ID, open, showView, showInputs, setField, numberIn } from '../planner.mjs';
-import { writeCounterTrace } from '../hostile.mjs';
+import { ID, open, showView, showInputs, setField, numberIn, addTraceRule } from '../planner.mjs';
+import { writeCounterTrace, longestTaskSince } from '../hostile.mjs';
 
 export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
 
@@ -51,12 +51,7 @@ export async function run(ctx) {
   const before = await text(page, 'li-source');
 
   // A rule sends the CPU ops nowhere: fewer ops.
-  await page.locator(ID('li-trace-mapping')).locator('summary').click();
-  await page.locator(ID('li-trace-add')).click();
-  const last = page.locator(ID('li-trace-pattern')).last();
-  await last.fill('cpu_op');
-  await last.dispatchEvent('change');
-  await page.locator(ID('li-trace-target')).last().selectOption('skip');
+  await addTraceRule(page, 'cpu_op', 'skip');
   await page.waitForFunction((b) => document.querySelector('[data-testid="li-source"]')?.textContent !== b, before);
   assert.notEqual(await text(page, 'li-source'), before);
   await showView(page, 'li');
@@ -114,7 +109,7 @@ export async function run(ctx) {
     await page.waitForFunction(() => !document.querySelector('[data-testid="li-trace-reading"]'), null, { timeout: 60_000 });
     const read = await text(page, 'li-trace-summary');
     assert.match(read, new RegExp(`Read ${events} events from 'ddnn-big-trace`), read);
-    const longest = await page.evaluate((t) => Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms)), t0);
+    const longest = await longestTaskSince(page, t0);
     ctx.log(`80 MB trace: ${events} events, longest main-thread task ${Math.round(longest)} ms, worst frame gap while reading ${Math.round(worstFrame)} ms`);
     assert(longest < 100, `the page stays responsive while an 80 MB trace is read (${longest} ms task)`);
   } finally {
