@@ -259,8 +259,8 @@ pub fn CynthiaInputs() -> impl IntoView {
                 {move || profile.with(|p| p.as_ref().map(|p| p.source.clone())).filter(|s| !s.is_empty()).map(|s| view! { <p class="hint source">{s}</p> })}
                 <h3>"Loss (Eq. 1)"</h3>
                 <div class="grid2">
-                    <NumberField label="β0" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta0))) on_set=edit_loss(|l, v| l.beta0 = v) errors=state.errors_at("workload.loss.beta0") testid="beta0" />
-                    <NumberField label="β1" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
+                    <NumberField label="β0 [loss × steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta0))) on_set=edit_loss(|l, v| l.beta0 = v) errors=state.errors_at("workload.loss.beta0") testid="beta0" />
+                    <NumberField label="β1 [steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
                 </div>
                 <div class="row">
                     <NumberField label="workers of the measured run (ASP fit; a change refits)" integer=true value=fit_workers on_set=set_fit_workers testid="fit-workers" />

@@ -129,6 +129,7 @@ pub fn WorkloadPanel() -> impl IntoView {
                 <textarea
                     rows="6"
                     placeholder="name,kind,inch,kh,kw,outn,outh,outw"
+                    aria-label="layer table to paste: CSV, TSV, JSON or Paleo JSON (sizes in elements)"
                     prop:value=move || paste.get()
                     on:input=move |ev| paste.set(event_target_value(&ev))
                     data-testid="layer-text"
@@ -160,7 +161,7 @@ pub fn WorkloadPanel() -> impl IntoView {
                     help="Tables 6-7 sent TensorFlow's weights + biases (1001 classes)."
                 />
                 <NumberField
-                    label="extra forward FLOP per sample (activations)"
+                    label="extra forward work per sample (activations) [FLOP]"
                     value=Signal::derive(move || net.with(|n| n.extra_forward_flop_per_sample))
                     on_set=set_net(|n, v| n.extra_forward_flop_per_sample = v)
                     help="Eq. 4 leaves activations out; the authors add 83 per output element for AlexNet only."

@@ -15,7 +15,7 @@ pub fn ZengInputs() -> impl IntoView {
             <h2>"Zeng et al.: model settings"</h2>
             <div class="grid2">
                 <NumberField
-                    label="backward FLOP per weight (Eq. 22)"
+                    label="backward work per weight (Eq. 22) [FLOP]"
                     value=state.section_get(ID, |z: &ZengSettings| z.flops_per_weight)
                     on_set=state.section_set(ID, |z: &mut ZengSettings, v: f64| z.flops_per_weight = v)
                     errors=state.errors_at("models.zeng.flops_per_weight")

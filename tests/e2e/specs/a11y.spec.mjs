@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { ID, open, pickExample, showView, showInputs } from '../planner.mjs';
 
-export const name = 'accessibility: axe-core finds no serious or critical violation on any results view or input tab, with each model example loaded, in light and dark themes';
+export const name = 'accessibility: axe-core finds no serious or critical violation on any results view (chart tables closed and open) or input tab, with each model example loaded, in light and dark themes; every control has a name and every numeric field its unit';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -17,6 +17,47 @@ const VIEWS = [
   ['li', 6],
 ];
 const TABS = ['workload', 'cluster', 'catalog', 'models'];
+
+// Numeric fields whose quantity is a count or a pure number, so their label
+// names it without a bracketed unit; every other numeric field says
+// "[unit]" in its label.
+const UNITLESS = [
+  /^workers\b/, /^PS nodes$/, /^GPUs per instance$/, /^vCPUs$/, /^stream processors$/,
+  /^gradient pushes per iteration/, /^values per push\/pull/, /^samples per epoch/,
+  /^loss goal$/, /^seeds?\b/, /count/,
+];
+
+/** Every visible form control's accessible name (aria-label, its labels or
+ *  aria-labelledby) with its testid and whether it takes a number. */
+async function controls(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('input, select, textarea')) {
+      if (el.type === 'hidden') continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      let label = el.getAttribute('aria-label') || '';
+      if (!label && el.labels) label = [...el.labels].map((l) => (l.querySelector('.field-label') || l).textContent).join(' ');
+      if (!label && el.getAttribute('aria-labelledby')) {
+        label = el.getAttribute('aria-labelledby').split(' ').map((i) => document.getElementById(i)?.textContent || '').join(' ');
+      }
+      const numeric = el.tagName === 'INPUT' && (el.type === 'number' || el.inputMode === 'numeric' || el.inputMode === 'decimal');
+      out.push({ id: el.dataset.testid || el.name || el.tagName.toLowerCase(), label: label.trim().replace(/\s+/g, ' '), numeric });
+    }
+    return out;
+  });
+}
+
+function unlabelled(list, where) {
+  const problems = [];
+  for (const c of list) {
+    if (!c.label) problems.push(`${where}: ${c.id} has no accessible name`);
+    else if (c.numeric && !/\[[^\]]+\]/.test(c.label) && !UNITLESS.some((re) => re.test(c.label))) {
+      problems.push(`${where}: numeric field ${c.id} "${c.label}" names no unit`);
+    }
+  }
+  return problems;
+}
 
 async function audit(page, where) {
   // Evaluated over the debugging protocol, so the page's own
@@ -34,6 +75,8 @@ async function audit(page, where) {
 export async function run(ctx) {
   const { assert } = ctx;
   const problems = [];
+  let fields = 0;
+  let opened = 0;
   for (const scheme of ['light', 'dark']) {
     const page = await open(ctx);
     await page.emulateMedia({ colorScheme: scheme });
@@ -45,6 +88,17 @@ export async function run(ctx) {
       await page.waitForFunction(() => !document.querySelector('[data-testid$="-pending"]'), null, { timeout: 60_000 });
       await page.waitForTimeout(300);
       problems.push(...(await audit(page, `${scheme}, ${view} view (example ${example})`)));
+      // The table equivalent of every chart, opened.
+      const tables = await page.evaluate(() => {
+        const closed = [...document.querySelectorAll('details.chart-table:not([open])')];
+        closed.forEach((d) => { d.open = true; });
+        return closed.length;
+      });
+      opened += tables;
+      if (tables > 0) {
+        await page.waitForTimeout(300);
+        problems.push(...(await audit(page, `${scheme}, ${view} view with ${tables} chart tables open`)));
+      }
     }
     for (const tab of TABS) {
       await showInputs(page, tab);
@@ -53,7 +107,28 @@ export async function run(ctx) {
     }
     await page.close();
   }
+  // Names and units: every example, every input tab, folded sections open.
+  const page = await open(ctx);
+  const seen = new Set();
+  for (const example of [-1, 1, 2, 3, 4, 5, 6]) {
+    if (example >= 0) await pickExample(page, example);
+    for (const tab of TABS) {
+      await showInputs(page, tab);
+      await page.evaluate(() => document.querySelectorAll('main details:not([open]):not(.chart-table)').forEach((d) => { d.open = true; }));
+      await page.waitForTimeout(250);
+      for (const c of await controls(page)) {
+        const key = `${c.id}|${c.label}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (c.numeric) fields += 1;
+        problems.push(...unlabelled([c], `${tab} inputs (example ${example})`));
+      }
+    }
+  }
+  await page.close();
   const unique = [...new Set(problems)];
-  ctx.log(`${unique.length} serious or critical findings`);
+  ctx.log(`${unique.length} findings; ${opened} chart tables audited open; ${fields} numeric fields checked for a unit`);
+  assert.ok(opened >= 10, `only ${opened} chart tables opened`);
+  assert.ok(fields >= 20, `only ${fields} numeric fields seen`);
   assert.equal(unique.length, 0, `axe-core:\n${unique.join('\n')}`);
 }
