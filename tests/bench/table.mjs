@@ -160,9 +160,14 @@ const runs = browser ? browser.runs : 0;
   if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`, 'median < 5 ms', verdict(median(m.samples) < 5));
 }
 {
-  const what = `the same during edits, as the page sees it (the page renders the first model's report before it reads the next message); ${runs} edits`;
-  const m = browserMeasure('roundtrip', what, 'median < 5 ms');
-  if (m) row(what, `median ${ms(median(m.inPage))}, max ${ms(max(m.inPage))}`, 'median < 5 ms', verdict(median(m.inPage) < 5));
+  // Not the worker's cost: after posting, the page goes on with the edit's
+  // own work (validation, stale marks, history, the address) and renders
+  // the first model's report before it reads the next message, so this
+  // counts page work that overlaps the worker. What the user waits for is
+  // the edit → numbers row above; what the worker adds is the idle row.
+  const what = `the same during edits, as the page sees it: post → done minus the models' own time, which also counts the page's own work on the edit and its rendering of the first report (a diagnostic; the user's figure is edit → numbers); ${runs} edits`;
+  const m = browserMeasure('roundtrip', what);
+  if (m) row(what, `median ${ms(median(m.inPage))}, max ${ms(max(m.inPage))} (post → first result read: median ${ms(median(m.firstResult))})`);
 }
 {
   const what = `navigation → first numbers on screen (the example; cold load from a local server; ${browser ? browser.loads : 0} loads)`;

@@ -25,10 +25,12 @@
 //   ctx.log(...args)            indented log line under the spec
 //
 // Every page also records main-thread long tasks (PerformanceObserver 'longtask') that start
-// after the page's first render (the app's performance mark 'ddnn-first-render') and prints
-// those over 50 ms (the product's target). With LONG_TASKS=enforce, one over LONG_TASK_MS
-// (default 100) fails the spec. Not enforced by default yet: every upload is read in a
-// worker now, but plotly's first draw of a page takes 92-108 ms (history.spec on CI).
+// after the page's first render (the app's performance mark 'ddnn-first-render'), read when
+// the page closes (by the spec or at its end), and prints those over 50 ms (the product's
+// target). One over LONG_TASK_MS (default 100, a margin for a noisy machine) fails the spec.
+// A spec that failed on long tasks alone runs once more, and passes only if that run has
+// none: on 2 shared cores a task can be stretched by other processes, while a real
+// regression repeats. LONG_TASKS=report only prints them.
 
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -50,7 +52,7 @@ const BASE_PATH = normaliseBasePath(process.env.BASE_PATH || '/');
 const LOCAL_HOST = '127.0.0.1';
 const LONG_TASK_MS = Number(process.env.LONG_TASK_MS || 100);
 const LONG_TASK_TARGET_MS = 50;
-const ENFORCE_LONG_TASKS = process.env.LONG_TASKS === 'enforce';
+const ENFORCE_LONG_TASKS = process.env.LONG_TASKS !== 'report';
 
 // Long tasks over `limit` after the first render: { ms, text }.
 async function longTasksAfterFirstRender(page, limit) {
@@ -169,6 +171,18 @@ function launch(userDataDir, overrides = {}) {
 async function runSpec(spec, context, baseUrl) {
   const problems = [];
   const pages = [];
+  // Long tasks over the limit, counted apart: only they allow a re-run.
+  const slowTasks = [];
+  const readLongTasks = async (page) => {
+    const slow = await longTasksAfterFirstRender(page, LONG_TASK_TARGET_MS).catch(() => []);
+    for (const { ms, text } of slow) {
+      if (ENFORCE_LONG_TASKS && ms > LONG_TASK_MS) {
+        slowTasks.push(`main-thread task over ${LONG_TASK_MS} ms after the first render: ${text}`);
+      } else {
+        log(`long task (target ${LONG_TASK_TARGET_MS} ms): ${text}`);
+      }
+    }
+  };
   const log = (...args) => console.log('    ', ...args);
   // Every spec starts as a first visit: the page keeps the last scenario in
   // local storage, and the specs share one browser profile.
@@ -186,6 +200,12 @@ async function runSpec(spec, context, baseUrl) {
       const allowConsole = opts.allowConsole || [];
       const page = await context.newPage();
       pages.push(page);
+      // Its long tasks are read before it closes, whoever closes it.
+      const close = page.close.bind(page);
+      page.close = async (o) => {
+        if (!page.isClosed()) await readLongTasks(page);
+        return close(o);
+      };
       await page.addInitScript(recordLongTasks);
       // A Content-Security-Policy violation becomes a console error, which
       // fails the spec (a worker's, too, as it reaches the page's console).
@@ -243,17 +263,9 @@ async function runSpec(spec, context, baseUrl) {
   }
   for (const page of pages) {
     if (page.isClosed()) continue;
-    const slow = await longTasksAfterFirstRender(page, LONG_TASK_TARGET_MS).catch(() => []);
-    for (const { ms, text } of slow) {
-      if (ENFORCE_LONG_TASKS && ms > LONG_TASK_MS) {
-        problems.push(`main-thread task over ${LONG_TASK_MS} ms after the first render: ${text}`);
-      } else {
-        log(`long task (target ${LONG_TASK_TARGET_MS} ms): ${text}`);
-      }
-    }
     await page.close().catch(() => {});
   }
-  return { error, problems };
+  return { error, problems, slowTasks };
 }
 
 async function main() {
@@ -289,18 +301,27 @@ async function main() {
 
     for (const spec of specs) {
       const t0 = Date.now();
-      // A spec that needs other browser settings gets its own profile.
-      let own = null;
-      if (spec.contextOptions) {
-        const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ddnn-e2e-profile-'));
-        own = { dir, context: await launch(dir, spec.contextOptions) };
-        for (const p of own.context.pages()) await p.close().catch(() => {});
+      const attempt = async () => {
+        // A spec that needs other browser settings gets its own profile.
+        let own = null;
+        if (spec.contextOptions) {
+          const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'ddnn-e2e-profile-'));
+          own = { dir, context: await launch(dir, spec.contextOptions) };
+          for (const p of own.context.pages()) await p.close().catch(() => {});
+        }
+        const r = await runSpec(spec, own ? own.context : context, baseUrl);
+        if (own) {
+          await own.context.close().catch(() => {});
+          await fsp.rm(own.dir, { recursive: true, force: true }).catch(() => {});
+        }
+        return r;
+      };
+      let { error, problems, slowTasks } = await attempt();
+      if (!error && problems.length === 0 && slowTasks.length > 0) {
+        for (const t of slowTasks) console.log(indent(`${t}; running the spec again`));
+        ({ error, problems, slowTasks } = await attempt());
       }
-      const { error, problems } = await runSpec(spec, own ? own.context : context, baseUrl);
-      if (own) {
-        await own.context.close().catch(() => {});
-        await fsp.rm(own.dir, { recursive: true, force: true }).catch(() => {});
-      }
+      problems.push(...slowTasks);
       const secs = ((Date.now() - t0) / 1000).toFixed(1);
       if (!error && problems.length === 0) {
         console.log(`PASS ${spec.name} (${secs} s)`);
