@@ -51,6 +51,7 @@ pub fn ClusterPanel() -> impl IntoView {
         <section class="panel" aria-label="cluster">
             <h2>"Cluster"</h2>
             <table class="groups" data-testid="worker-groups">
+                <colgroup><col /><col class="count" /><col class="batch" /><col class="remove" /></colgroup>
                 <thead><tr><th>"worker device"</th><th>"count"</th><th>"batch size [samples]"</th><th></th></tr></thead>
                 <tbody>
                     <For each=move || 0..built.get() key=|i| *i let:i>
