@@ -78,10 +78,16 @@ impl Bounds {
         } else {
             format!("between {}", fmt_bound(self.lo / self.scale))
         };
+        // A value typed near f64's limit overflows when converted to SI
+        // (1e308 Gb/s is 1.25e316 B/s): what was typed is gone, say so.
+        let got = if v.is_infinite() {
+            "a number too large to compute with".to_string()
+        } else {
+            format!("{}{unit}", fmt_typed(v, self.scale))
+        };
         format!(
-            "{what} must be {lo} and {}{unit} (got {}{unit})",
+            "{what} must be {lo} and {}{unit} (got {got})",
             fmt_bound(self.hi / self.scale),
-            fmt_typed(v, self.scale)
         )
     }
 }

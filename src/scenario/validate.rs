@@ -274,5 +274,11 @@ mod tests {
             price.message("price", 1e-320),
             "price must be 0 or between 0.000001 and 10,000 USD/h (got 1e-320 USD/h)"
         );
+        // 1e308 typed in Gb/s overflows to infinity in B/s.
+        let link = Bounds::shown(1.25e2, 1.25e12, 1.25e8, "Gb/s");
+        assert_eq!(
+            link.message("link", 1e308 * 1.25e8),
+            "link must be between 0.000001 and 10,000 Gb/s (got a number too large to compute with)"
+        );
     }
 }
