@@ -74,12 +74,31 @@ pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
 }
 
 /// A chunk waiting to end at virtual mark `end`; the chunk itself waits in
-/// the slab at `slot` (the heap moves marks on every push and pop, so they
-/// stay small).
+/// the slab. 16 bytes (the heap moves marks on every push and pop; at 24
+/// bytes those moves stalled on store forwarding): `key` is the chunk's
+/// start order above `SLOT_BITS` bits of its slab slot, so ordering by
+/// `key` is ordering by start.
 struct Mark {
     end: f64,
-    seq: u64,
-    slot: u32,
+    key: u64,
+}
+
+/// Slab slots a mark can name (chunks in service at once, at most two per
+/// worker with one PS), and start orders below 2^44 (1.7·10^13 chunks).
+const SLOT_BITS: u32 = 20;
+
+impl Mark {
+    fn new(end: f64, seq: u64, slot: u32) -> Self {
+        debug_assert!(slot < 1 << SLOT_BITS && seq < 1 << (64 - SLOT_BITS));
+        Mark {
+            end,
+            key: seq << SLOT_BITS | u64::from(slot),
+        }
+    }
+
+    fn slot(&self) -> u32 {
+        (self.key & ((1 << SLOT_BITS) - 1)) as u32
+    }
 }
 
 impl PartialEq for Mark {
@@ -91,7 +110,7 @@ impl Eq for Mark {}
 impl Ord for Mark {
     // Least mark first in a max-heap; equal marks in start order.
     fn cmp(&self, o: &Self) -> Ordering {
-        o.end.total_cmp(&self.end).then(o.seq.cmp(&self.seq))
+        o.end.total_cmp(&self.end).then(o.key.cmp(&self.key))
     }
 }
 impl PartialOrd for Mark {
@@ -181,11 +200,7 @@ impl Links {
                 }
             };
             let e = &mut self.equal[usize::from(chunk.up)];
-            e.marks.push(Mark {
-                end: e.clock + chunk.size,
-                seq: chunk.seq,
-                slot,
-            });
+            e.marks.push(Mark::new(e.clock + chunk.size, chunk.seq, slot));
             e.count_changed(self.bytes_per_s);
         } else {
             self.running.push(Running {
@@ -272,11 +287,11 @@ impl Links {
                 let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
                     let at = self.now + (m.end - e.clock).max(0.0) * inv;
-                    let chunk = self.slab[m.slot as usize];
+                    let chunk = self.slab[m.slot() as usize];
                     if at <= t + 1e-12 * t.max(1e-9) || m.end - e.clock <= 1e-12 * chunk.size {
                         if let Some(m) = e.marks.pop() {
                             out.push(chunk);
-                            self.free.push(m.slot);
+                            self.free.push(m.slot());
                         }
                     } else {
                         break;
