@@ -88,6 +88,7 @@ struct Mark {
 const SLOT_BITS: u32 = 20;
 
 impl Mark {
+    #[inline(always)]
     fn new(end: f64, seq: u64, slot: u32) -> Self {
         debug_assert!(slot < 1 << SLOT_BITS && seq < 1 << (64 - SLOT_BITS));
         Mark {
@@ -96,12 +97,14 @@ impl Mark {
         }
     }
 
+    #[inline(always)]
     fn slot(&self) -> u32 {
         (self.key & ((1 << SLOT_BITS) - 1)) as u32
     }
 }
 
 impl PartialEq for Mark {
+    #[inline(always)]
     fn eq(&self, o: &Self) -> bool {
         self.cmp(o) == Ordering::Equal
     }
@@ -109,11 +112,13 @@ impl PartialEq for Mark {
 impl Eq for Mark {}
 impl Ord for Mark {
     // Least mark first in a max-heap; equal marks in start order.
+    #[inline(always)]
     fn cmp(&self, o: &Self) -> Ordering {
         o.end.total_cmp(&self.end).then(o.key.cmp(&self.key))
     }
 }
 impl PartialOrd for Mark {
+    #[inline(always)]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
@@ -132,6 +137,7 @@ struct Equal {
 }
 
 impl Equal {
+    #[inline(always)]
     fn count_changed(&mut self, b: f64) {
         let n = self.marks.len() as f64;
         self.rate = if n > 0.0 { b / n } else { 0.0 };
@@ -181,11 +187,13 @@ impl Links {
         }
     }
 
+    #[inline(always)]
     fn one(&self) -> bool {
         self.servers <= 1
     }
 
     /// Starts `chunk` at its start time (no earlier than the last event).
+    #[inline(always)]
     pub fn start(&mut self, chunk: Chunk) {
         self.advance(chunk.start);
         if self.one() {
@@ -200,7 +208,8 @@ impl Links {
                 }
             };
             let e = &mut self.equal[usize::from(chunk.up)];
-            e.marks.push(Mark::new(e.clock + chunk.size, chunk.seq, slot));
+            e.marks
+                .push(Mark::new(e.clock + chunk.size, chunk.seq, slot));
             e.count_changed(self.bytes_per_s);
         } else {
             self.running.push(Running {
@@ -214,14 +223,17 @@ impl Links {
     }
 
     /// When the next chunk ends, if any is in service.
+    #[inline(always)]
     pub fn next(&self) -> Option<f64> {
         (self.next_at < f64::INFINITY).then_some(self.next_at)
     }
 
+    #[inline(always)]
     fn update_next(&mut self) {
         self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
     }
 
+    #[inline(always)]
     fn compute_next(&self) -> Option<f64> {
         if self.one() {
             self.equal
@@ -241,6 +253,7 @@ impl Links {
 
     /// Serves every chunk in service up to `to`: done lazily, when a chunk
     /// starts or ends, since nothing in between changes the links.
+    #[inline(always)]
     fn advance(&mut self, to: f64) {
         let dt = to - self.now;
         if dt > 0.0 {

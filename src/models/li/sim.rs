@@ -176,7 +176,7 @@ struct Graph {
 }
 
 impl Graph {
-    #[inline]
+    #[inline(always)]
     fn amount(&self, sample: usize, node: u32) -> f64 {
         self.amounts[sample * self.nodes.len() + node as usize]
     }
@@ -407,12 +407,14 @@ impl Eq for Event {}
 
 impl Ord for Event {
     // Earliest first in a max-heap; same instant: first scheduled first.
+    #[inline(always)]
     fn cmp(&self, o: &Self) -> Ordering {
         o.time.total_cmp(&self.time).then(o.seq.cmp(&self.seq))
     }
 }
 
 impl PartialOrd for Event {
+    #[inline(always)]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
@@ -439,7 +441,7 @@ impl Sim<'_> {
     /// An idle slot with work: a first-in, first-out slot serves now (what
     /// it takes is the same as after the instant); a link that picks by
     /// rank waits until every stream ready at this instant has joined.
-    #[inline]
+    #[inline(always)]
     fn wake(&mut self, w: u32, s: usize) {
         if s > self.m && matches!(self.setup.flow, Flow::Off(_)) {
             self.kick.push((w, s));
@@ -464,7 +466,7 @@ impl Sim<'_> {
         self.kicking = kicks;
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot_index(&self, s: Slot) -> Option<usize> {
         let m = self.m;
         match s {
@@ -476,7 +478,7 @@ impl Sim<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn tracing(&self, worker: u32) -> bool {
         self.workers[worker as usize].started <= self.setup.trace_steps
             && self.segments.len() < MAX_SEGMENTS
@@ -512,7 +514,7 @@ impl Sim<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn enqueue(&mut self, w: u32, node: u32) {
         let ws = &self.workers[w as usize];
         let amount = self.g.amount(ws.sample, node);
@@ -560,7 +562,7 @@ impl Sim<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, time: f64) {
         self.seq += 1;
         self.heap.push(Event {
@@ -573,6 +575,7 @@ impl Sim<'_> {
     }
 
     /// Starts the next chunk of slot `s` of worker `w`, if any is queued.
+    #[inline(always)]
     fn serve(&mut self, w: u32, s: usize) {
         let m = self.m;
         let ws = &mut self.workers[w as usize];
@@ -598,7 +601,7 @@ impl Sim<'_> {
     }
 
     /// Puts `item` in service on slot `s` of worker `w`, now.
-    #[inline]
+    #[inline(always)]
     fn start_item(&mut self, w: u32, s: usize, item: Item) {
         let m = self.m;
         let t = self.t;
@@ -629,6 +632,7 @@ impl Sim<'_> {
         });
     }
 
+    #[inline(always)]
     fn done(&mut self, w: u32, node: u32) {
         let g = self.g;
         let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
@@ -645,6 +649,7 @@ impl Sim<'_> {
     /// One op of worker `w`'s step is done. After the last, the step ends
     /// when its last leaf op does: now, or at a `STEP_END` event (always an
     /// event when `deferred`).
+    #[inline(always)]
     fn retire(&mut self, w: u32, deferred: bool) {
         let ws = &mut self.workers[w as usize];
         ws.left -= 1;
