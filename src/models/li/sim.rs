@@ -173,6 +173,9 @@ struct Graph {
     /// first-out server nothing waits on, so an op's end is known when it
     /// is queued and needs no event.
     leaf: Vec<bool>,
+    /// Per node: its slot's index (worker 0, PS_i 1 + i, DOWN_i 1 + m + i,
+    /// UP_i 1 + 2m + i), or `NO_SLOT` for a pure delay.
+    slot_ix: Vec<u32>,
 }
 
 impl Graph {
@@ -354,8 +357,20 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
                 && !has_dependents.get(&n.slot).copied().unwrap_or(true)
         })
         .collect();
+    let m = setup.servers.max(1);
+    let slot_ix = nodes
+        .iter()
+        .map(|n| match n.slot {
+            Slot::Worker => 0,
+            Slot::Ps(i) => 1 + u32::from(i),
+            Slot::Down(i) => 1 + m + u32::from(i),
+            Slot::Up(i) => 1 + 2 * m + u32::from(i),
+            Slot::Delay => NO_SLOT,
+        })
+        .collect();
     Graph {
         nodes,
+        slot_ix,
         first,
         dependents,
         amounts,
@@ -376,13 +391,8 @@ struct Item {
 struct WorkerState {
     sample: usize,
     started: u32,
-    remaining: Vec<u32>,
     left: usize,
-    /// Worker, PS_i, DOWN_i, UP_i.
-    queues: Vec<VecDeque<Item>>,
-    busy: Vec<bool>,
-    /// When each leaf slot is next free, and the latest end of a leaf op.
-    free_at: Vec<f64>,
+    /// The latest end of a leaf op.
     leaf_end: f64,
     ends: Vec<f64>,
 }
@@ -425,6 +435,16 @@ struct Sim<'a> {
     setup: &'a Setup,
     m: usize,
     workers: Vec<WorkerState>,
+    /// Per worker and slot (worker, PS_i, DOWN_i, UP_i), at
+    /// `w * slots + s`: one array each, not one per worker, so an event
+    /// reaches its slot in one step.
+    slots: usize,
+    queues: Vec<VecDeque<Item>>,
+    busy: Vec<bool>,
+    /// When each leaf slot is next free.
+    free_at: Vec<f64>,
+    /// Per worker and node, at `w * nodes + i`: dependencies not yet done.
+    remaining: Vec<u32>,
     heap: BinaryHeap<Event>,
     seq: u64,
     links: Links,
@@ -438,6 +458,12 @@ struct Sim<'a> {
 }
 
 impl Sim<'_> {
+    /// Slot `s` of worker `w` in the per-slot arrays.
+    #[inline(always)]
+    fn at(&self, w: u32, s: usize) -> usize {
+        w as usize * self.slots + s
+    }
+
     /// An idle slot with work: a first-in, first-out slot serves now (what
     /// it takes is the same as after the instant); a link that picks by
     /// rank waits until every stream ready at this instant has joined.
@@ -457,25 +483,13 @@ impl Sim<'_> {
         while !self.kick.is_empty() {
             std::mem::swap(&mut kicks, &mut self.kick);
             for &(w, s) in &kicks {
-                if !self.workers[w as usize].busy[s] {
+                if !self.busy[self.at(w, s)] {
                     self.serve(w, s);
                 }
             }
             kicks.clear();
         }
         self.kicking = kicks;
-    }
-
-    #[inline(always)]
-    fn slot_index(&self, s: Slot) -> Option<usize> {
-        let m = self.m;
-        match s {
-            Slot::Worker => Some(0),
-            Slot::Ps(i) => Some(1 + usize::from(i)),
-            Slot::Down(i) => Some(1 + m + usize::from(i)),
-            Slot::Up(i) => Some(1 + 2 * m + usize::from(i)),
-            Slot::Delay => None,
-        }
     }
 
     #[inline(always)]
@@ -505,10 +519,12 @@ impl Sim<'_> {
         let ws = &mut self.workers[w as usize];
         ws.started += 1;
         ws.sample = (draw(self.setup.seed, w, ws.started) % k) as usize;
-        for (r, n) in ws.remaining.iter_mut().zip(&self.g.nodes) {
-            *r = n.deps;
-        }
         ws.left = self.g.nodes.len();
+        let n = self.g.nodes.len();
+        let from = w as usize * n;
+        for (r, node) in self.remaining[from..from + n].iter_mut().zip(&self.g.nodes) {
+            *r = node.deps;
+        }
         for i in 0..self.g.roots.len() {
             self.enqueue(w, self.g.roots[i]);
         }
@@ -516,14 +532,15 @@ impl Sim<'_> {
 
     #[inline(always)]
     fn enqueue(&mut self, w: u32, node: u32) {
-        let ws = &self.workers[w as usize];
-        let amount = self.g.amount(ws.sample, node);
-        let slot = self.slot_index(self.g.nodes[node as usize].slot);
+        let amount = self.g.amount(self.workers[w as usize].sample, node);
+        let ix = self.g.slot_ix[node as usize];
+        let slot = (ix != NO_SLOT).then_some(ix as usize);
         if let (true, Some(s)) = (self.g.leaf[node as usize], slot) {
-            let ws = &mut self.workers[w as usize];
-            let start = ws.free_at[s].max(self.t);
+            let k = self.at(w, s);
+            let start = self.free_at[k].max(self.t);
             let end = start + amount;
-            ws.free_at[s] = end;
+            self.free_at[k] = end;
+            let ws = &mut self.workers[w as usize];
             ws.leaf_end = ws.leaf_end.max(end);
             self.events += 1;
             self.record(w, node, start, end, compute_lane(Some(s)));
@@ -538,9 +555,9 @@ impl Sim<'_> {
                 self.push(w, node, None, t + amount);
             }
             Some(s) => {
-                let ws = &mut self.workers[w as usize];
+                let k = self.at(w, s);
                 let fifo = s <= self.m || matches!(self.setup.flow, Flow::Window(_));
-                if fifo && !ws.busy[s] && ws.queues[s].is_empty() {
+                if fifo && !self.busy[k] && self.queues[k].is_empty() {
                     // What serving the queue would take: start it now.
                     let item = Item {
                         node,
@@ -550,12 +567,12 @@ impl Sim<'_> {
                     self.start_item(w, s, item);
                     return;
                 }
-                ws.queues[s].push_back(Item {
+                self.queues[k].push_back(Item {
                     node,
                     left: amount,
                     served: false,
                 });
-                if !ws.busy[s] {
+                if !self.busy[k] {
                     self.wake(w, s);
                 }
             }
@@ -577,22 +594,22 @@ impl Sim<'_> {
     /// Starts the next chunk of slot `s` of worker `w`, if any is queued.
     #[inline(always)]
     fn serve(&mut self, w: u32, s: usize) {
-        let m = self.m;
-        let ws = &mut self.workers[w as usize];
-        let link = s > m;
+        let k = self.at(w, s);
+        let link = s > self.m;
+        let queue = &mut self.queues[k];
         let pick = match (&self.setup.flow, link) {
-            (Flow::Off(_), true) => ws.queues[s]
+            (Flow::Off(_), true) => queue
                 .iter()
                 .enumerate()
                 .min_by_key(|(_, it)| self.g.nodes[it.node as usize].rank)
                 .map(|(i, _)| i),
-            _ => (!ws.queues[s].is_empty()).then_some(0),
+            _ => (!queue.is_empty()).then_some(0),
         };
         let Some(i) = pick else { return };
         let taken = if i == 0 {
-            ws.queues[s].pop_front()
+            queue.pop_front()
         } else {
-            ws.queues[s].remove(i)
+            queue.remove(i)
         };
         let Some(item) = taken else {
             return;
@@ -605,7 +622,8 @@ impl Sim<'_> {
     fn start_item(&mut self, w: u32, s: usize, item: Item) {
         let m = self.m;
         let t = self.t;
-        self.workers[w as usize].busy[s] = true;
+        let k = self.at(w, s);
+        self.busy[k] = true;
         if s <= m {
             self.push(w, item.node, Some(s), t + item.left);
             return;
@@ -637,9 +655,9 @@ impl Sim<'_> {
         let g = self.g;
         let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
         for &d in &g.dependents[a as usize..b as usize] {
-            let ws = &mut self.workers[w as usize];
-            ws.remaining[d as usize] -= 1;
-            if ws.remaining[d as usize] == 0 {
+            let r = &mut self.remaining[w as usize * g.nodes.len() + d as usize];
+            *r -= 1;
+            if *r == 0 {
                 self.enqueue(w, d);
             }
         }
@@ -704,11 +722,12 @@ impl Sim<'_> {
                     self.record(e.worker, e.node, e.time - amount, e.time, lane);
                 }
                 if let Some(s) = slot {
-                    self.workers[e.worker as usize].busy[s] = false;
+                    let k = self.at(e.worker, s);
+                    self.busy[k] = false;
                 }
                 self.done(e.worker, e.node);
                 if let Some(s) = slot {
-                    if !self.workers[e.worker as usize].busy[s] {
+                    if !self.busy[self.at(e.worker, s)] {
                         self.wake(e.worker, s);
                     }
                 }
@@ -735,11 +754,11 @@ impl Sim<'_> {
             Lane::Down(c.ps)
         };
         self.record(c.worker, c.node, c.start, self.t, lane);
-        let ws = &mut self.workers[c.worker as usize];
-        ws.busy[s] = false;
+        let k = self.at(c.worker, s);
+        self.busy[k] = false;
         let rest = c.stream_left - c.size;
         if rest > 0.0 {
-            ws.queues[s].push_back(Item {
+            self.queues[k].push_back(Item {
                 node: c.node,
                 left: rest,
                 served: true,
@@ -747,7 +766,7 @@ impl Sim<'_> {
         } else {
             self.done(c.worker, c.node);
         }
-        if !self.workers[c.worker as usize].busy[s] {
+        if !self.busy[k] {
             self.wake(c.worker, s);
         }
     }
@@ -767,6 +786,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
     let g = compile(profile, setup);
     let m = setup.servers.max(1) as usize;
     let slots = 1 + 3 * m;
+    let workers = setup.workers as usize;
     let mut sim = Sim {
         g: &g,
         setup,
@@ -775,15 +795,16 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
             .map(|_| WorkerState {
                 sample: 0,
                 started: 0,
-                remaining: vec![0; g.nodes.len()],
                 left: 0,
-                queues: (0..slots).map(|_| VecDeque::new()).collect(),
-                busy: vec![false; slots],
-                free_at: vec![0.0; slots],
                 leaf_end: 0.0,
                 ends: Vec::with_capacity(setup.steps as usize),
             })
             .collect(),
+        slots,
+        queues: (0..workers * slots).map(|_| VecDeque::new()).collect(),
+        busy: vec![false; workers * slots],
+        free_at: vec![0.0; workers * slots],
+        remaining: vec![0; workers * g.nodes.len()],
         heap: BinaryHeap::new(),
         seq: 0,
         links: Links::new(m, setup.bytes_per_s),
