@@ -73,7 +73,7 @@ pub async fn import_file<T: DeserializeOwned, O: Serialize>(
     options: &O,
     slot: &ImportSlot,
 ) -> Option<Result<T, String>> {
-    let Ok(worker) = super::runtime::module_worker(WORKER_NAME) else {
+    let Ok(worker) = super::workers::module_worker(WORKER_NAME) else {
         return Some(Err("this browser cannot start the import worker".into()));
     };
     let msg = js_sys::Object::new();

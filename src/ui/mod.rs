@@ -22,6 +22,7 @@ mod state;
 mod toolbar;
 
 mod views;
+mod workers;
 mod workload_panel;
 mod zeng_inputs;
 

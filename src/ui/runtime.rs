@@ -21,8 +21,9 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
+use super::workers::module_worker;
 use crate::parts::{Handout, Splits};
 use crate::runtime::{
     encode, evaluate_request, part_request, ExportFormat, FromWorker, Server, ToWorker,
@@ -524,28 +525,6 @@ impl Runtime {
             let _ = w.set_timeout_with_callback(task.unchecked_ref());
         }
     }
-}
-
-/// A module worker running the page's own wasm, named `name` (the name
-/// tells its `main` which job to serve).
-pub(crate) fn module_worker(name: &str) -> Result<Worker, JsValue> {
-    let url = worker_url().ok_or_else(|| JsValue::from_str("no wasm preload links"))?;
-    let opts = WorkerOptions::new();
-    opts.set_type(WorkerType::Module);
-    opts.set_name(name);
-    Worker::new_with_options(&url, &opts)
-}
-
-/// `worker.js?js=…&wasm=…`: the page's own module and wasm, from the
-/// preload links Trunk writes.
-fn worker_url() -> Option<String> {
-    let doc = web_sys::window()?.document()?;
-    let href =
-        |sel: &str| -> Option<String> { doc.query_selector(sel).ok()??.get_attribute("href") };
-    let js = href("link[rel=modulepreload][href*='app-']")?;
-    let wasm = href("link[rel=preload][type='application/wasm']")?;
-    let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
-    Some(format!("./worker.js?js={}&wasm={}", enc(&js), enc(&wasm)))
 }
 
 /// The worker side: called by the app's `main` when it runs in a worker.
