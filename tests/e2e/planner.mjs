@@ -45,6 +45,25 @@ const INPUT_TAB = [
   [/^(layer-|forward-flop|network-|ignored-layers|weights)/, 'workload'],
 ];
 
+/** The input sections, in the page's order. */
+export const INPUT_TABS = ['workload', 'cluster', 'catalog', 'models'];
+
+/** The shipped examples as `pickExample` takes them (-1: the landing one). */
+export const EXAMPLES = [-1, 1, 2, 3, 4, 5, 6];
+
+/** Every example × every input section: loads the example, opens the
+ *  section, lets long lists build, then `await fn(example, tab)`. */
+export async function eachInputSection(page, fn) {
+  for (const example of EXAMPLES) {
+    if (example >= 0) await pickExample(page, example);
+    for (const tab of INPUT_TABS) {
+      await showInputs(page, tab);
+      await page.waitForTimeout(150); // long lists build over a few frames
+      await fn(example, tab);
+    }
+  }
+}
+
 /** Opens the input section `tab` (workload, cluster, catalog, models). */
 export async function showInputs(page, tab) {
   const t = page.locator(ID(`inputs-${tab}`));

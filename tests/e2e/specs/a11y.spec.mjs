@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { ID, open, pickExample, showView, showInputs } from '../planner.mjs';
+import { INPUT_TABS, eachInputSection, open, pickExample, showView, showInputs } from '../planner.mjs';
 
 export const name = 'accessibility: axe-core finds no serious or critical violation on any results view (chart tables closed and open) or input tab, with each model example loaded, in light and dark themes; every control has a name and every numeric field its unit';
 
@@ -16,7 +16,6 @@ const VIEWS = [
   ['stash', 5],
   ['li', 6],
 ];
-const TABS = ['workload', 'cluster', 'catalog', 'models'];
 
 // Numeric fields whose quantity is a count or a pure number, so their label
 // names it without a bracketed unit; every other numeric field says
@@ -48,15 +47,13 @@ async function controls(page) {
   });
 }
 
-function unlabelled(list, where) {
-  const problems = [];
-  for (const c of list) {
-    if (!c.label) problems.push(`${where}: ${c.id} has no accessible name`);
-    else if (c.numeric && !/\[[^\]]+\]/.test(c.label) && !UNITLESS.some((re) => re.test(c.label))) {
-      problems.push(`${where}: numeric field ${c.id} "${c.label}" names no unit`);
-    }
+/** What is wrong with control `c`'s name, or null. */
+function nameProblem(c) {
+  if (!c.label) return `${c.id} has no accessible name`;
+  if (c.numeric && !/\[[^\]]+\]/.test(c.label) && !UNITLESS.some((re) => re.test(c.label))) {
+    return `numeric field ${c.id} "${c.label}" names no unit`;
   }
-  return problems;
+  return null;
 }
 
 async function audit(page, where) {
@@ -100,7 +97,7 @@ export async function run(ctx) {
         problems.push(...(await audit(page, `${scheme}, ${view} view with ${tables} chart tables open`)));
       }
     }
-    for (const tab of TABS) {
+    for (const tab of INPUT_TABS) {
       await showInputs(page, tab);
       await page.waitForTimeout(200);
       problems.push(...(await audit(page, `${scheme}, ${tab} inputs`)));
@@ -110,21 +107,18 @@ export async function run(ctx) {
   // Names and units: every example, every input tab, folded sections open.
   const page = await open(ctx);
   const seen = new Set();
-  for (const example of [-1, 1, 2, 3, 4, 5, 6]) {
-    if (example >= 0) await pickExample(page, example);
-    for (const tab of TABS) {
-      await showInputs(page, tab);
-      await page.evaluate(() => document.querySelectorAll('main details:not([open]):not(.chart-table)').forEach((d) => { d.open = true; }));
-      await page.waitForTimeout(250);
-      for (const c of await controls(page)) {
-        const key = `${c.id}|${c.label}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if (c.numeric) fields += 1;
-        problems.push(...unlabelled([c], `${tab} inputs (example ${example})`));
-      }
+  await eachInputSection(page, async (example, tab) => {
+    await page.evaluate(() => document.querySelectorAll('main details:not([open]):not(.chart-table)').forEach((d) => { d.open = true; }));
+    await page.waitForTimeout(100);
+    for (const c of await controls(page)) {
+      const key = `${c.id}|${c.label}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (c.numeric) fields += 1;
+      const problem = nameProblem(c);
+      if (problem) problems.push(`${tab} inputs (example ${example}): ${problem}`);
     }
-  }
+  });
   await page.close();
   const unique = [...new Set(problems)];
   ctx.log(`${unique.length} findings; ${opened} chart tables audited open; ${fields} numeric fields checked for a unit`);

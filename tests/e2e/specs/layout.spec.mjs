@@ -1,4 +1,4 @@
-import { ID, open, pickExample, setField, showInputs, showView, numberIn } from '../planner.mjs';
+import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn } from '../planner.mjs';
 
 export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first and no sideways scroll; the title follows the inputs; dark theme';
 
@@ -76,7 +76,7 @@ export async function run(ctx) {
     return { results: top('.outputs'), inputs: top('.inputs') };
   });
   assert(order.results < order.inputs, `results before inputs on a phone: ${JSON.stringify(order)}`);
-  for (const tab of ['workload', 'cluster', 'catalog', 'models']) {
+  for (const tab of INPUT_TABS) {
     await showInputs(page, tab);
     const wide = await page.evaluate(() => [...document.querySelectorAll('.inputs input, .inputs select')]
       .filter((e) => e.getBoundingClientRect().right > 391).map((e) => e.dataset.testid || e.outerHTML.slice(0, 60)));

@@ -1,4 +1,4 @@
-import { ID, open, pickExample, setField, showInputs, showView, waitIteration, iterationSeconds } from '../planner.mjs';
+import { ID, eachInputSection, open, pickExample, setField, showInputs, showView, waitIteration, iterationSeconds } from '../planner.mjs';
 
 export const name = 'trust (issue 11): headline figures on the first screen, no clipped field, the title follows the scenario into the embed view and file names, no workers clears the results, a corrupt link stays with one short sentence, named cluster controls, a new group copies the last device';
 
@@ -90,37 +90,32 @@ export async function run(ctx) {
     await page.setViewportSize({ width: W, height: H });
     const problems = [];
     const labels = new Set();
-    for (const example of [-1, 1, 2, 3, 4, 5, 6]) {
-      if (example >= 0) await pickExample(page, example);
-      for (const tab of ['workload', 'cluster', 'catalog', 'models']) {
-        await showInputs(page, tab);
-        await page.waitForTimeout(150); // long lists build over a few frames
-        const out = await page.evaluate(() => {
-          const bad = [];
-          const seen = [];
-          for (const el of document.querySelectorAll('.inputs input, .inputs select, .inputs textarea, .inputs button')) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0 || r.height === 0 || el.type === 'file') continue; // not laid out
-            // A wide table scrolls inside its own box, on purpose.
-            if (el.tagName === 'BUTTON' && el.closest('.scroll')) continue;
-            const panel = el.closest('.panel, .card');
-            if (!panel) continue;
-            const label = el.closest('label')?.querySelector('.field-label')?.textContent
-              || el.getAttribute('aria-label') || el.dataset.testid || el.textContent.trim() || el.outerHTML.slice(0, 50);
-            seen.push(label);
-            const p = panel.getBoundingClientRect();
-            if (r.right > p.right + 1 || r.left < p.left - 1) {
-              bad.push(`${label} (${r.left.toFixed(0)}..${r.right.toFixed(0)} in ${p.left.toFixed(0)}..${p.right.toFixed(0)})`);
-            }
+    await eachInputSection(page, async (example, tab) => {
+      const out = await page.evaluate(() => {
+        const bad = [];
+        const seen = [];
+        for (const el of document.querySelectorAll('.inputs input, .inputs select, .inputs textarea, .inputs button')) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0 || el.type === 'file') continue; // not laid out
+          // A wide table scrolls inside its own box, on purpose.
+          if (el.tagName === 'BUTTON' && el.closest('.scroll')) continue;
+          const panel = el.closest('.panel, .card');
+          if (!panel) continue;
+          const label = el.closest('label')?.querySelector('.field-label')?.textContent
+            || el.getAttribute('aria-label') || el.dataset.testid || el.textContent.trim() || el.outerHTML.slice(0, 50);
+          seen.push(label);
+          const p = panel.getBoundingClientRect();
+          if (r.right > p.right + 1 || r.left < p.left - 1) {
+            bad.push(`${label} (${r.left.toFixed(0)}..${r.right.toFixed(0)} in ${p.left.toFixed(0)}..${p.right.toFixed(0)})`);
           }
-          return { seen, bad, scrollWidth: document.documentElement.scrollWidth };
-        });
-        assert(out.seen.length > 0, `example ${example}, ${tab}: fields found`);
-        out.seen.forEach((l) => labels.add(l));
-        if (out.bad.length) problems.push(`example ${example} ${tab}: ${out.bad.length} of ${out.seen.length} past their panel: ${[...new Set(out.bad)].slice(0, 4).join(', ')}`);
-        if (out.scrollWidth !== W) problems.push(`example ${example} ${tab}: page ${out.scrollWidth} px wide`);
-      }
-    }
+        }
+        return { seen, bad, scrollWidth: document.documentElement.scrollWidth };
+      });
+      assert(out.seen.length > 0, `example ${example}, ${tab}: fields found`);
+      out.seen.forEach((l) => labels.add(l));
+      if (out.bad.length) problems.push(`example ${example} ${tab}: ${out.bad.length} of ${out.seen.length} past their panel: ${[...new Set(out.bad)].slice(0, 4).join(', ')}`);
+      if (out.scrollWidth !== W) problems.push(`example ${example} ${tab}: page ${out.scrollWidth} px wide`);
+    });
     // The fields the issue saw clipped were among those measured.
     for (const want of ['budget [USD]', 'spot [USD/h]', 'remove worker group 1']) assert(labels.has(want), `"${want}" was measured (${labels.size} labels)`);
     log(`     ${labels.size} distinct fields measured`);
