@@ -464,6 +464,12 @@ impl Sim<'_> {
         w as usize * self.slots + s
     }
 
+    /// Node `node` of worker `w` in `remaining`.
+    #[inline(always)]
+    fn node_at(&self, w: u32, node: u32) -> usize {
+        w as usize * self.g.nodes.len() + node as usize
+    }
+
     /// An idle slot with work: a first-in, first-out slot serves now (what
     /// it takes is the same as after the instant); a link that picks by
     /// rank waits until every stream ready at this instant has joined.
@@ -520,9 +526,9 @@ impl Sim<'_> {
         ws.started += 1;
         ws.sample = (draw(self.setup.seed, w, ws.started) % k) as usize;
         ws.left = self.g.nodes.len();
-        let n = self.g.nodes.len();
-        let from = w as usize * n;
-        for (r, node) in self.remaining[from..from + n].iter_mut().zip(&self.g.nodes) {
+        let from = self.node_at(w, 0);
+        let to = from + self.g.nodes.len();
+        for (r, node) in self.remaining[from..to].iter_mut().zip(&self.g.nodes) {
             *r = node.deps;
         }
         for i in 0..self.g.roots.len() {
@@ -655,7 +661,8 @@ impl Sim<'_> {
         let g = self.g;
         let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
         for &d in &g.dependents[a as usize..b as usize] {
-            let r = &mut self.remaining[w as usize * g.nodes.len() + d as usize];
+            let k = self.node_at(w, d);
+            let r = &mut self.remaining[k];
             *r -= 1;
             if *r == 0 {
                 self.enqueue(w, d);
