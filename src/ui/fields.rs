@@ -26,10 +26,18 @@ fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
             .map_err(|_| format!("'{t}' is not a whole number ≥ 0"));
     }
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_finite() && v.abs() <= MAX_TYPED => Ok(v),
+        // Converted to SI (Gb/s to B/s, GFLOP to FLOP) it would overflow to
+        // infinity, which no scenario can carry (JSON has none): refused
+        // here, so the scenario and its last results stay as they were.
+        Ok(v) if v.is_finite() => Err(format!("'{t}' is too large to compute with")),
         _ => Err(format!("'{t}' is not a number")),
     }
 }
+
+/// Largest magnitude a field takes as typed: far beyond every field's range,
+/// and small enough that any unit conversion (at most ×10^15) stays finite.
+const MAX_TYPED: f64 = 1e290;
 
 /// What differs between the numeric fields.
 struct Look {
