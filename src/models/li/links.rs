@@ -294,18 +294,18 @@ impl Links {
     pub fn take_done(&mut self, t: f64, out: &mut Vec<Chunk>) {
         out.clear();
         self.advance(t);
+        let tol = t + 1e-12 * t.max(1e-9);
         if self.one() {
             for e in &mut self.equal {
                 let inv = e.inv_rate;
                 let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
                     let at = self.now + (m.end - e.clock).max(0.0) * inv;
-                    let chunk = self.slab[m.slot() as usize];
-                    if at <= t + 1e-12 * t.max(1e-9) || m.end - e.clock <= 1e-12 * chunk.size {
-                        if let Some(m) = e.marks.pop() {
-                            out.push(chunk);
-                            self.free.push(m.slot());
-                        }
+                    let slot = m.slot() as usize;
+                    if at <= tol || m.end - e.clock <= 1e-12 * self.slab[slot].size {
+                        e.marks.pop();
+                        out.push(self.slab[slot]);
+                        self.free.push(slot as u32);
                     } else {
                         break;
                     }
@@ -321,7 +321,7 @@ impl Links {
             while i < self.running.len() {
                 let r = &self.running[i];
                 let at = now + (r.left / r.rate).max(0.0);
-                if at <= t + 1e-12 * t.max(1e-9) || r.left <= 1e-12 * r.chunk.size {
+                if at <= tol || r.left <= 1e-12 * r.chunk.size {
                     dirs[usize::from(r.chunk.up)] = true;
                     out.push(self.running.remove(i).chunk);
                 } else {
@@ -334,7 +334,9 @@ impl Links {
                 }
             }
         }
-        out.sort_by_key(|c| c.seq);
+        if out.len() > 1 {
+            out.sort_by_key(|c| c.seq);
+        }
         self.update_next();
     }
 

@@ -167,6 +167,8 @@ struct Graph {
     amounts: Vec<f64>,
     steps: usize,
     roots: Vec<u32>,
+    /// Each node's dependency count, copied at every step's start.
+    deps: Vec<u32>,
     placement: Vec<u16>,
     /// Per node: it is on a compute slot whose every op has no dependents
     /// (a PS applying updates, typically). Such a slot is a first-in,
@@ -369,6 +371,7 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
         })
         .collect();
     Graph {
+        deps: nodes.iter().map(|n| n.deps).collect(),
         nodes,
         slot_ix,
         first,
@@ -397,21 +400,46 @@ struct WorkerState {
     ends: Vec<f64>,
 }
 
-#[derive(PartialEq)]
+/// A compute completion (or a pure delay's end, or a step's end) due at
+/// `time`. 16 bytes (the heap moves events on every push and pop): `key`
+/// is the order of scheduling above `ID_BITS` bits naming what ends, so
+/// ordering by `key` is ordering by scheduling. What ends: below
+/// `steps_from`, the compute slot `w << shift | s` (its op in
+/// `in_service`); from there, worker `id − steps_from`'s step end; from
+/// `delays_from`, slot `id − delays_from` of the delay slab.
 struct Event {
     time: f64,
-    seq: u64,
-    worker: u32,
-    node: u32,
-    /// The slot it occupies (`NO_SLOT` for a pure delay). Kept small: the
-    /// heap moves events on every push and pop.
-    slot: u32,
+    key: u64,
 }
 
+/// A node on no slot: a pure delay.
 const NO_SLOT: u32 = u32::MAX;
-/// The node of an event that ends a worker's step once its last leaf op
-/// is done.
-const STEP_END: u32 = u32::MAX;
+
+/// Ids an event can name, and schedulings below 2^40 (1.1·10^12).
+const ID_BITS: u32 = 24;
+
+impl Event {
+    #[inline(always)]
+    fn new(time: f64, seq: u64, id: u32) -> Self {
+        debug_assert!(id < 1 << ID_BITS && seq < 1 << (64 - ID_BITS));
+        Event {
+            time,
+            key: seq << ID_BITS | u64::from(id),
+        }
+    }
+
+    #[inline(always)]
+    fn id(&self) -> u32 {
+        (self.key & ((1 << ID_BITS) - 1)) as u32
+    }
+}
+
+impl PartialEq for Event {
+    #[inline(always)]
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
 
 impl Eq for Event {}
 
@@ -419,7 +447,7 @@ impl Ord for Event {
     // Earliest first in a max-heap; same instant: first scheduled first.
     #[inline(always)]
     fn cmp(&self, o: &Self) -> Ordering {
-        o.time.total_cmp(&self.time).then(o.seq.cmp(&self.seq))
+        o.time.total_cmp(&self.time).then(o.key.cmp(&self.key))
     }
 }
 
@@ -436,9 +464,17 @@ struct Sim<'a> {
     m: usize,
     workers: Vec<WorkerState>,
     /// Per worker and slot (worker, PS_i, DOWN_i, UP_i), at
-    /// `w * slots + s`: one array each, not one per worker, so an event
-    /// reaches its slot in one step.
-    slots: usize,
+    /// `w << shift | s`: one array each, not one per worker, so an event
+    /// reaches its slot in one step, and its worker by a shift.
+    shift: u32,
+    /// The op in service on each compute slot.
+    in_service: Vec<u32>,
+    /// Event ids of step ends and pure delays (see `Event`).
+    steps_from: u32,
+    delays_from: u32,
+    /// Pure delays under way (worker, node), and their free places.
+    delays: Vec<(u32, u32)>,
+    free_delays: Vec<u32>,
     queues: Vec<VecDeque<Item>>,
     busy: Vec<bool>,
     /// When each leaf slot is next free.
@@ -461,7 +497,7 @@ impl Sim<'_> {
     /// Slot `s` of worker `w` in the per-slot arrays.
     #[inline(always)]
     fn at(&self, w: u32, s: usize) -> usize {
-        w as usize * self.slots + s
+        (w as usize) << self.shift | s
     }
 
     /// Node `node` of worker `w` in `remaining`.
@@ -528,9 +564,7 @@ impl Sim<'_> {
         ws.left = self.g.nodes.len();
         let from = self.node_at(w, 0);
         let to = from + self.g.nodes.len();
-        for (r, node) in self.remaining[from..to].iter_mut().zip(&self.g.nodes) {
-            *r = node.deps;
-        }
+        self.remaining[from..to].copy_from_slice(&self.g.deps);
         for i in 0..self.g.roots.len() {
             self.enqueue(w, self.g.roots[i]);
         }
@@ -558,7 +592,7 @@ impl Sim<'_> {
         match slot {
             None => {
                 let t = self.t;
-                self.push(w, node, None, t + amount);
+                self.push_delay(w, node, t + amount);
             }
             Some(s) => {
                 let k = self.at(w, s);
@@ -586,15 +620,25 @@ impl Sim<'_> {
     }
 
     #[inline(always)]
-    fn push(&mut self, worker: u32, node: u32, slot: Option<usize>, time: f64) {
+    fn push(&mut self, id: u32, time: f64) {
         self.seq += 1;
-        self.heap.push(Event {
-            time,
-            seq: self.seq,
-            worker,
-            node,
-            slot: slot.map_or(NO_SLOT, |s| s as u32),
-        });
+        self.heap.push(Event::new(time, self.seq, id));
+    }
+
+    /// A pure delay of worker `w`'s `node`, ending at `time`.
+    #[inline(always)]
+    fn push_delay(&mut self, w: u32, node: u32, time: f64) {
+        let i = match self.free_delays.pop() {
+            Some(i) => {
+                self.delays[i as usize] = (w, node);
+                i
+            }
+            None => {
+                self.delays.push((w, node));
+                (self.delays.len() - 1) as u32
+            }
+        };
+        self.push(self.delays_from + i, time);
     }
 
     /// Starts the next chunk of slot `s` of worker `w`, if any is queued.
@@ -631,7 +675,8 @@ impl Sim<'_> {
         let k = self.at(w, s);
         self.busy[k] = true;
         if s <= m {
-            self.push(w, item.node, Some(s), t + item.left);
+            self.in_service[k] = item.node;
+            self.push(k as u32, t + item.left);
             return;
         }
         let size = match self.setup.flow {
@@ -683,7 +728,7 @@ impl Sim<'_> {
         }
         if deferred || ws.leaf_end > self.t {
             let at = ws.leaf_end.max(self.t);
-            self.push(w, STEP_END, None, at);
+            self.push(self.steps_from + w, at);
         } else {
             self.step_over(w);
         }
@@ -714,28 +759,23 @@ impl Sim<'_> {
             self.t = t;
             while self.heap.peek().is_some_and(|e| e.time <= t) {
                 let Some(e) = self.heap.pop() else { break };
-                if e.node == STEP_END {
-                    self.step_over(e.worker);
-                    continue;
-                }
-                self.events += 1;
-                let slot = (e.slot != NO_SLOT).then_some(e.slot as usize);
-                if self.tracing(e.worker) {
-                    let lane = compute_lane(slot);
-                    // Compute is not shared: it began its own time earlier.
-                    let amount = self
-                        .g
-                        .amount(self.workers[e.worker as usize].sample, e.node);
-                    self.record(e.worker, e.node, e.time - amount, e.time, lane);
-                }
-                if let Some(s) = slot {
-                    let k = self.at(e.worker, s);
+                let id = e.id();
+                if id >= self.delays_from {
+                    let i = id - self.delays_from;
+                    let (w, node) = self.delays[i as usize];
+                    self.free_delays.push(i);
+                    self.events += 1;
+                    self.completed(w, node, None, e.time);
+                } else if id >= self.steps_from {
+                    self.step_over(id - self.steps_from);
+                } else {
+                    let k = id as usize;
+                    let (w, s) = ((k >> self.shift) as u32, k & ((1 << self.shift) - 1));
+                    self.events += 1;
                     self.busy[k] = false;
-                }
-                self.done(e.worker, e.node);
-                if let Some(s) = slot {
-                    if !self.busy[self.at(e.worker, s)] {
-                        self.wake(e.worker, s);
+                    self.completed(w, self.in_service[k], Some(s), e.time);
+                    if !self.busy[k] {
+                        self.wake(w, s);
                     }
                 }
             }
@@ -750,6 +790,17 @@ impl Sim<'_> {
             }
             self.kick_all();
         }
+    }
+
+    /// Compute op (or pure delay) `node` of worker `w` ends at `end`.
+    #[inline(always)]
+    fn completed(&mut self, w: u32, node: u32, slot: Option<usize>, end: f64) {
+        if self.tracing(w) {
+            // Compute is not shared: it began its own time earlier.
+            let amount = self.g.amount(self.workers[w as usize].sample, node);
+            self.record(w, node, end - amount, end, compute_lane(slot));
+        }
+        self.done(w, node);
     }
 
     fn finish_chunk(&mut self, c: Chunk) {
@@ -792,8 +843,9 @@ fn compute_lane(slot: Option<usize>) -> Lane {
 pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
     let g = compile(profile, setup);
     let m = setup.servers.max(1) as usize;
-    let slots = 1 + 3 * m;
+    let shift = (1 + 3 * m).next_power_of_two().trailing_zeros();
     let workers = setup.workers as usize;
+    let slots = workers << shift;
     let mut sim = Sim {
         g: &g,
         setup,
@@ -807,10 +859,15 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
                 ends: Vec::with_capacity(setup.steps as usize),
             })
             .collect(),
-        slots,
-        queues: (0..workers * slots).map(|_| VecDeque::new()).collect(),
-        busy: vec![false; workers * slots],
-        free_at: vec![0.0; workers * slots],
+        shift,
+        in_service: vec![0; slots],
+        steps_from: slots as u32,
+        delays_from: (slots + workers) as u32,
+        delays: Vec::new(),
+        free_delays: Vec::new(),
+        queues: (0..slots).map(|_| VecDeque::new()).collect(),
+        busy: vec![false; slots],
+        free_at: vec![0.0; slots],
         remaining: vec![0; workers * g.nodes.len()],
         heap: BinaryHeap::new(),
         seq: 0,
