@@ -11,6 +11,27 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// The later of two times (neither NaN). Written out, not `f64::max`: a
+/// size-optimised build (the page's) calls that rather than inlining it.
+#[inline(always)]
+pub(super) fn later(a: f64, b: f64) -> f64 {
+    if a < b {
+        b
+    } else {
+        a
+    }
+}
+
+/// The earlier of two times (neither NaN); see `later`.
+#[inline(always)]
+pub(super) fn earlier(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
 /// A chunk of a stream on a PS link.
 #[derive(Clone, Copy, Debug)]
 pub struct Chunk {
@@ -121,6 +142,18 @@ impl PartialOrd for Mark {
     #[inline(always)]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
+    }
+
+    // The comparisons the heap sifts with, inlined (the size-optimised
+    // build would otherwise call the default methods).
+    #[inline(always)]
+    fn lt(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Less
+    }
+
+    #[inline(always)]
+    fn le(&self, o: &Self) -> bool {
+        self.cmp(o) != Ordering::Greater
     }
 }
 
@@ -233,16 +266,23 @@ impl Links {
         self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
     }
 
+    /// When direction `d`'s first chunk ends at today's shares (one PS).
+    #[inline(always)]
+    fn ends_at(&self, d: usize) -> Option<f64> {
+        let e = &self.equal[d];
+        let m = e.marks.peek()?;
+        Some(self.now + later(m.end - e.clock, 0.0) * e.inv_rate)
+    }
+
     #[inline(always)]
     fn compute_next(&self) -> Option<f64> {
         if self.one() {
-            self.equal
-                .iter()
-                .filter_map(|e| {
-                    let m = e.marks.peek()?;
-                    Some(self.now + (m.end - e.clock).max(0.0) * e.inv_rate)
-                })
-                .reduce(f64::min)
+            // Both directions written out: an iterator chain stays calls
+            // in the page's size-optimised build.
+            match (self.ends_at(0), self.ends_at(1)) {
+                (Some(a), Some(b)) => Some(earlier(a, b)),
+                (a, b) => a.or(b),
+            }
         } else {
             self.running
                 .iter()
@@ -300,7 +340,7 @@ impl Links {
                 let inv = e.inv_rate;
                 let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
-                    let at = self.now + (m.end - e.clock).max(0.0) * inv;
+                    let at = self.now + later(m.end - e.clock, 0.0) * inv;
                     let slot = m.slot() as usize;
                     if at <= tol || m.end - e.clock <= 1e-12 * self.slab[slot].size {
                         e.marks.pop();

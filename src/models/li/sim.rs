@@ -158,26 +158,26 @@ struct Node {
 /// The profile compiled for one setup: parse nodes added, ops placed on
 /// their PS, amounts per profiled step and node.
 struct Graph {
-    nodes: Vec<Node>,
+    nodes: Box<[Node]>,
     /// Each node's dependents, `dependents[first[i]..first[i + 1]]`: one
     /// array, so a completion walks contiguous memory.
-    first: Vec<u32>,
-    dependents: Vec<u32>,
+    first: Box<[u32]>,
+    dependents: Box<[u32]>,
     /// Amount of node `i` in profiled step `k`: `amounts[k * nodes + i]`.
-    amounts: Vec<f64>,
+    amounts: Box<[f64]>,
     steps: usize,
-    roots: Vec<u32>,
+    roots: Box<[u32]>,
     /// Each node's dependency count, copied at every step's start.
-    deps: Vec<u32>,
+    deps: Box<[u32]>,
     placement: Vec<u16>,
     /// Per node: it is on a compute slot whose every op has no dependents
     /// (a PS applying updates, typically). Such a slot is a first-in,
     /// first-out server nothing waits on, so an op's end is known when it
     /// is queued and needs no event.
-    leaf: Vec<bool>,
+    leaf: Box<[bool]>,
     /// Per node: its slot's index (worker 0, PS_i 1 + i, DOWN_i 1 + m + i,
     /// UP_i 1 + 2m + i), or `NO_SLOT` for a pure delay.
-    slot_ix: Vec<u32>,
+    slot_ix: Box<[u32]>,
 }
 
 impl Graph {
@@ -237,7 +237,7 @@ pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
 }
 
 pub use super::links::max_min;
-use super::links::{Chunk, Links};
+use super::links::{earlier, later, Chunk, Links};
 
 fn compile(profile: &Profile, setup: &Setup) -> Graph {
     let n = profile.ops.len();
@@ -372,10 +372,10 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
         .collect();
     Graph {
         deps: nodes.iter().map(|n| n.deps).collect(),
-        nodes,
+        nodes: nodes.into_boxed_slice(),
         slot_ix,
-        first,
-        dependents,
+        first: first.into_boxed_slice(),
+        dependents: dependents.into_boxed_slice(),
         amounts,
         steps: profile.steps.len(),
         roots,
@@ -456,31 +456,43 @@ impl PartialOrd for Event {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
+
+    // The comparisons the heap sifts with, inlined (the size-optimised
+    // build would otherwise call the default methods).
+    #[inline(always)]
+    fn lt(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Less
+    }
+
+    #[inline(always)]
+    fn le(&self, o: &Self) -> bool {
+        self.cmp(o) != Ordering::Greater
+    }
 }
 
 struct Sim<'a> {
     g: &'a Graph,
     setup: &'a Setup,
     m: usize,
-    workers: Vec<WorkerState>,
+    workers: Box<[WorkerState]>,
     /// Per worker and slot (worker, PS_i, DOWN_i, UP_i), at
     /// `w << shift | s`: one array each, not one per worker, so an event
     /// reaches its slot in one step, and its worker by a shift.
     shift: u32,
     /// The op in service on each compute slot.
-    in_service: Vec<u32>,
+    in_service: Box<[u32]>,
     /// Event ids of step ends and pure delays (see `Event`).
     steps_from: u32,
     delays_from: u32,
     /// Pure delays under way (worker, node), and their free places.
     delays: Vec<(u32, u32)>,
     free_delays: Vec<u32>,
-    queues: Vec<VecDeque<Item>>,
-    busy: Vec<bool>,
+    queues: Box<[VecDeque<Item>]>,
+    busy: Box<[bool]>,
     /// When each leaf slot is next free.
-    free_at: Vec<f64>,
+    free_at: Box<[f64]>,
     /// Per worker and node, at `w * nodes + i`: dependencies not yet done.
-    remaining: Vec<u32>,
+    remaining: Box<[u32]>,
     heap: BinaryHeap<Event>,
     seq: u64,
     links: Links,
@@ -519,19 +531,19 @@ impl Sim<'_> {
     }
 
     /// Serves every idle slot that got work at this instant.
+    #[inline(always)]
     fn kick_all(&mut self) {
-        // Two buffers swapped, so no event allocates.
-        let mut kicks = std::mem::take(&mut self.kicking);
         while !self.kick.is_empty() {
-            std::mem::swap(&mut kicks, &mut self.kick);
-            for &(w, s) in &kicks {
+            // Two buffers swapped, so no event allocates.
+            std::mem::swap(&mut self.kick, &mut self.kicking);
+            for i in 0..self.kicking.len() {
+                let (w, s) = self.kicking[i];
                 if !self.busy[self.at(w, s)] {
                     self.serve(w, s);
                 }
             }
-            kicks.clear();
+            self.kicking.clear();
         }
-        self.kicking = kicks;
     }
 
     #[inline(always)]
@@ -540,20 +552,26 @@ impl Sim<'_> {
             && self.segments.len() < MAX_SEGMENTS
     }
 
+    /// Keeps a segment for the timeline while `worker` is tracing.
+    #[inline(always)]
     fn record(&mut self, worker: u32, node: u32, start: f64, end: f64, lane: Lane) {
-        let step = self.workers[worker as usize].started;
         if self.tracing(worker) {
-            let n = &self.g.nodes[node as usize];
-            self.segments.push(Segment {
-                worker,
-                lane,
-                op: n.op,
-                parse: n.parse,
-                step,
-                start,
-                end,
-            });
+            self.keep(worker, node, start, end, lane);
         }
+    }
+
+    #[cold]
+    fn keep(&mut self, worker: u32, node: u32, start: f64, end: f64, lane: Lane) {
+        let n = &self.g.nodes[node as usize];
+        self.segments.push(Segment {
+            worker,
+            lane,
+            op: n.op,
+            parse: n.parse,
+            step: self.workers[worker as usize].started,
+            start,
+            end,
+        });
     }
 
     fn start_step(&mut self, w: u32) {
@@ -577,11 +595,11 @@ impl Sim<'_> {
         let slot = (ix != NO_SLOT).then_some(ix as usize);
         if let (true, Some(s)) = (self.g.leaf[node as usize], slot) {
             let k = self.at(w, s);
-            let start = self.free_at[k].max(self.t);
+            let start = later(self.free_at[k], self.t);
             let end = start + amount;
             self.free_at[k] = end;
             let ws = &mut self.workers[w as usize];
-            ws.leaf_end = ws.leaf_end.max(end);
+            ws.leaf_end = later(ws.leaf_end, end);
             self.events += 1;
             self.record(w, node, start, end, compute_lane(Some(s)));
             // Never the step's end here: that is always an event, so a
@@ -727,7 +745,7 @@ impl Sim<'_> {
             return;
         }
         if deferred || ws.leaf_end > self.t {
-            let at = ws.leaf_end.max(self.t);
+            let at = later(ws.leaf_end, self.t);
             self.push(self.steps_from + w, at);
         } else {
             self.step_over(w);
@@ -755,7 +773,7 @@ impl Sim<'_> {
             }
             // One instant: every compute completion, then every chunk
             // that ends, then the idle resources take their next ops.
-            let t = tc.min(tl);
+            let t = earlier(tc, tl);
             self.t = t;
             while self.heap.peek().is_some_and(|e| e.time <= t) {
                 let Some(e) = self.heap.pop() else { break };
@@ -860,15 +878,15 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
             })
             .collect(),
         shift,
-        in_service: vec![0; slots],
+        in_service: vec![0; slots].into_boxed_slice(),
         steps_from: slots as u32,
         delays_from: (slots + workers) as u32,
         delays: Vec::new(),
         free_delays: Vec::new(),
         queues: (0..slots).map(|_| VecDeque::new()).collect(),
-        busy: vec![false; slots],
-        free_at: vec![0.0; slots],
-        remaining: vec![0; workers * g.nodes.len()],
+        busy: vec![false; slots].into_boxed_slice(),
+        free_at: vec![0.0; slots].into_boxed_slice(),
+        remaining: vec![0; workers * g.nodes.len()].into_boxed_slice(),
         heap: BinaryHeap::new(),
         seq: 0,
         links: Links::new(m, setup.bytes_per_s),
