@@ -18,6 +18,7 @@
 pub mod chrome;
 pub mod eval;
 pub mod files;
+mod fronted;
 pub mod generate;
 pub mod link;
 pub mod links;

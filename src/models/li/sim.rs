@@ -30,10 +30,11 @@
 //! started).
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde::Serialize;
 
+use super::fronted::Fronted;
 use super::profile::{Profile, Resource};
 
 /// How streams share a connection.
@@ -407,6 +408,7 @@ struct WorkerState {
 /// `steps_from`, the compute slot `w << shift | s` (its op in
 /// `in_service`); from there, worker `id − steps_from`'s step end; from
 /// `delays_from`, slot `id − delays_from` of the delay slab.
+#[derive(Clone, Copy)]
 struct Event {
     time: f64,
     key: u64,
@@ -493,7 +495,7 @@ struct Sim<'a> {
     free_at: Box<[f64]>,
     /// Per worker and node, at `w * nodes + i`: dependencies not yet done.
     remaining: Box<[u32]>,
-    heap: BinaryHeap<Event>,
+    heap: Fronted<Event>,
     seq: u64,
     links: Links,
     done_chunks: Vec<Chunk>,
@@ -887,7 +889,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         busy: vec![false; slots].into_boxed_slice(),
         free_at: vec![0.0; slots].into_boxed_slice(),
         remaining: vec![0; workers * g.nodes.len()].into_boxed_slice(),
-        heap: BinaryHeap::new(),
+        heap: Fronted::default(),
         seq: 0,
         links: Links::new(m, setup.bytes_per_s),
         done_chunks: Vec::new(),
