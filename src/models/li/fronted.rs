@@ -6,7 +6,7 @@
 use std::collections::BinaryHeap;
 
 pub struct Fronted<T> {
-    /// Greater than every item in `heap`.
+    /// No less than any item in `heap`.
     front: Option<T>,
     heap: BinaryHeap<T>,
 }
@@ -31,19 +31,18 @@ impl<T: Ord + Copy> Fronted<T> {
 
     #[inline(always)]
     pub fn push(&mut self, x: T) {
+        // Comparisons as `<` and matches written out: the page's
+        // size-optimised build calls `gt` and `is_none_or` otherwise.
         match self.front {
-            Some(f) if x > f => {
+            Some(f) if f < x => {
                 self.heap.push(f);
                 self.front = Some(x);
             }
             Some(_) => self.heap.push(x),
-            None => {
-                if self.heap.peek().is_none_or(|top| x > *top) {
-                    self.front = Some(x);
-                } else {
-                    self.heap.push(x);
-                }
-            }
+            None => match self.heap.peek() {
+                Some(top) if x < *top => self.heap.push(x),
+                _ => self.front = Some(x),
+            },
         }
     }
 

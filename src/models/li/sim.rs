@@ -800,13 +800,11 @@ impl Sim<'_> {
                 }
             }
             if tl <= t {
-                let mut done = std::mem::take(&mut self.done_chunks);
-                self.links.take_done(t, &mut done);
-                self.events += done.len() as u64;
-                for &c in &done {
-                    self.finish_chunk(c);
+                self.links.take_done(t, &mut self.done_chunks);
+                self.events += self.done_chunks.len() as u64;
+                for i in 0..self.done_chunks.len() {
+                    self.finish_chunk(self.done_chunks[i]);
                 }
-                self.done_chunks = done;
             }
             self.kick_all();
         }
