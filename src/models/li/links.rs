@@ -8,7 +8,7 @@
 //! several PS the rates are max-min fair (`max_min`) and recomputed when
 //! the chunks of a direction change.
 
-use std::cmp::Ordering;
+use super::due::Due;
 use std::collections::BinaryHeap;
 
 /// The later of two times (neither NaN). Written out, not `f64::max`: a
@@ -94,68 +94,10 @@ pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
     rate
 }
 
-/// A chunk waiting to end at virtual mark `end`; the chunk itself waits in
-/// the slab. 16 bytes (the heap moves marks on every push and pop; at 24
-/// bytes those moves stalled on store forwarding): `key` is the chunk's
-/// start order above `SLOT_BITS` bits of its slab slot, so ordering by
-/// `key` is ordering by start.
-struct Mark {
-    end: f64,
-    key: u64,
-}
-
-/// Slab slots a mark can name (chunks in service at once, at most two per
-/// worker with one PS), and start orders below 2^44 (1.7·10^13 chunks).
-const SLOT_BITS: u32 = 20;
-
-impl Mark {
-    #[inline(always)]
-    fn new(end: f64, seq: u64, slot: u32) -> Self {
-        debug_assert!(slot < 1 << SLOT_BITS && seq < 1 << (64 - SLOT_BITS));
-        Mark {
-            end,
-            key: seq << SLOT_BITS | u64::from(slot),
-        }
-    }
-
-    #[inline(always)]
-    fn slot(&self) -> u32 {
-        (self.key & ((1 << SLOT_BITS) - 1)) as u32
-    }
-}
-
-impl PartialEq for Mark {
-    #[inline(always)]
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Mark {}
-impl Ord for Mark {
-    // Least mark first in a max-heap; equal marks in start order.
-    #[inline(always)]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.end.total_cmp(&self.end).then(o.key.cmp(&self.key))
-    }
-}
-impl PartialOrd for Mark {
-    #[inline(always)]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-
-    // The comparisons the heap sifts with, inlined (the size-optimised
-    // build would otherwise call the default methods).
-    #[inline(always)]
-    fn lt(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Less
-    }
-
-    #[inline(always)]
-    fn le(&self, o: &Self) -> bool {
-        self.cmp(o) != Ordering::Greater
-    }
-}
+/// A chunk waiting to end at virtual mark `at`; the chunk itself waits in
+/// the slab (its id is its slab slot: chunks in service at once, at most
+/// two per worker with one PS; start orders below 2^44).
+type Mark = Due<20>;
 
 /// One direction of the single PS: equal shares by a virtual clock.
 #[derive(Default)]
@@ -271,7 +213,7 @@ impl Links {
     fn ends_at(&self, d: usize) -> Option<f64> {
         let e = &self.equal[d];
         let m = e.marks.peek()?;
-        Some(self.now + later(m.end - e.clock, 0.0) * e.inv_rate)
+        Some(self.now + later(m.at - e.clock, 0.0) * e.inv_rate)
     }
 
     #[inline(always)]
@@ -340,9 +282,9 @@ impl Links {
                 let inv = e.inv_rate;
                 let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
-                    let at = self.now + later(m.end - e.clock, 0.0) * inv;
-                    let slot = m.slot() as usize;
-                    if at <= tol || m.end - e.clock <= 1e-12 * self.slab[slot].size {
+                    let at = self.now + later(m.at - e.clock, 0.0) * inv;
+                    let slot = m.id() as usize;
+                    if at <= tol || m.at - e.clock <= 1e-12 * self.slab[slot].size {
                         e.marks.pop();
                         out.push(self.slab[slot]);
                         self.free.push(slot as u32);

@@ -16,6 +16,7 @@
 //! Units: seconds, bytes, bytes/s, samples/s.
 
 pub mod chrome;
+mod due;
 pub mod eval;
 pub mod files;
 mod fronted;

@@ -29,11 +29,11 @@
 //! they were scheduled), then link completions (in the order the chunks
 //! started).
 
-use std::cmp::Ordering;
 use std::collections::{HashMap, VecDeque};
 
 use serde::Serialize;
 
+use super::due::Due;
 use super::fronted::Fronted;
 use super::profile::{Profile, Resource};
 
@@ -402,75 +402,15 @@ struct WorkerState {
 }
 
 /// A compute completion (or a pure delay's end, or a step's end) due at
-/// `time`. 16 bytes (the heap moves events on every push and pop): `key`
-/// is the order of scheduling above `ID_BITS` bits naming what ends, so
-/// ordering by `key` is ordering by scheduling. What ends: below
-/// `steps_from`, the compute slot `w << shift | s` (its op in
-/// `in_service`); from there, worker `id − steps_from`'s step end; from
-/// `delays_from`, slot `id − delays_from` of the delay slab.
-#[derive(Clone, Copy)]
-struct Event {
-    time: f64,
-    key: u64,
-}
+/// `at`. What ends (its id): below `steps_from`, the compute slot
+/// `w << shift | s` (its op in `in_service`); from there, worker
+/// `id − steps_from`'s step end; from `delays_from`, place
+/// `id − delays_from` of the delay slab. 24 bits name them all (64
+/// workers × 16,384 slots, delays), below 2^40 schedulings.
+type Event = Due<24>;
 
 /// A node on no slot: a pure delay.
 const NO_SLOT: u32 = u32::MAX;
-
-/// Ids an event can name, and schedulings below 2^40 (1.1·10^12).
-const ID_BITS: u32 = 24;
-
-impl Event {
-    #[inline(always)]
-    fn new(time: f64, seq: u64, id: u32) -> Self {
-        debug_assert!(id < 1 << ID_BITS && seq < 1 << (64 - ID_BITS));
-        Event {
-            time,
-            key: seq << ID_BITS | u64::from(id),
-        }
-    }
-
-    #[inline(always)]
-    fn id(&self) -> u32 {
-        (self.key & ((1 << ID_BITS) - 1)) as u32
-    }
-}
-
-impl PartialEq for Event {
-    #[inline(always)]
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-
-impl Eq for Event {}
-
-impl Ord for Event {
-    // Earliest first in a max-heap; same instant: first scheduled first.
-    #[inline(always)]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.time.total_cmp(&self.time).then(o.key.cmp(&self.key))
-    }
-}
-
-impl PartialOrd for Event {
-    #[inline(always)]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-
-    // The comparisons the heap sifts with, inlined (the size-optimised
-    // build would otherwise call the default methods).
-    #[inline(always)]
-    fn lt(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Less
-    }
-
-    #[inline(always)]
-    fn le(&self, o: &Self) -> bool {
-        self.cmp(o) != Ordering::Greater
-    }
-}
 
 struct Sim<'a> {
     g: &'a Graph,
@@ -768,7 +708,7 @@ impl Sim<'_> {
         }
         self.kick_all();
         loop {
-            let tc = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
+            let tc = self.heap.peek().map_or(f64::INFINITY, |e| e.at);
             let tl = self.links.next().unwrap_or(f64::INFINITY);
             if tc == f64::INFINITY && tl == f64::INFINITY {
                 break;
@@ -777,7 +717,7 @@ impl Sim<'_> {
             // that ends, then the idle resources take their next ops.
             let t = earlier(tc, tl);
             self.t = t;
-            while self.heap.peek().is_some_and(|e| e.time <= t) {
+            while self.heap.peek().is_some_and(|e| e.at <= t) {
                 let Some(e) = self.heap.pop() else { break };
                 let id = e.id();
                 if id >= self.delays_from {
@@ -785,7 +725,7 @@ impl Sim<'_> {
                     let (w, node) = self.delays[i as usize];
                     self.free_delays.push(i);
                     self.events += 1;
-                    self.completed(w, node, None, e.time);
+                    self.completed(w, node, None, e.at);
                 } else if id >= self.steps_from {
                     self.step_over(id - self.steps_from);
                 } else {
@@ -793,7 +733,7 @@ impl Sim<'_> {
                     let (w, s) = ((k >> self.shift) as u32, k & ((1 << self.shift) - 1));
                     self.events += 1;
                     self.busy[k] = false;
-                    self.completed(w, self.in_service[k], Some(s), e.time);
+                    self.completed(w, self.in_service[k], Some(s), e.at);
                     if !self.busy[k] {
                         self.wake(w, s);
                     }
