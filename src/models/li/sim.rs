@@ -405,9 +405,12 @@ struct WorkerState {
 /// `at`. What ends (its id): below `steps_from`, the compute slot
 /// `w << shift | s` (its op in `in_service`); from there, worker
 /// `id − steps_from`'s step end; from `delays_from`, place
-/// `id − delays_from` of the delay slab. 24 bits name them all (64
-/// workers × 16,384 slots, delays), below 2^40 schedulings.
-type Event = Due<24>;
+/// `id − delays_from` of the delay slab. The bounds a run passes keep
+/// both parts in range: 64 workers × 16,384 slots and at most 6.4·10^6
+/// delays under way need 23 bits; 64 workers × 100,000 steps × 200,000
+/// nodes (100,000 ops and their parse overheads) are 1.3·10^12 events,
+/// below 2^41.
+type Event = Due<23>;
 
 /// A node on no slot: a pure delay.
 const NO_SLOT: u32 = u32::MAX;
@@ -436,7 +439,10 @@ struct Sim<'a> {
     /// Per worker and node, at `w * nodes + i`: dependencies not yet done.
     remaining: Box<[u32]>,
     heap: Fronted<Event>,
+    /// Events scheduled, and chunks started: two counts, as each orders
+    /// only its own kind and each must stay in the range its key holds.
     seq: u64,
+    chunks: u64,
     links: Links,
     done_chunks: Vec<Chunk>,
     t: f64,
@@ -648,7 +654,7 @@ impl Sim<'_> {
         } else {
             (false, (s - 1 - m) as u16)
         };
-        self.seq += 1;
+        self.chunks += 1;
         self.links.start(Chunk {
             worker: w,
             up,
@@ -657,7 +663,7 @@ impl Sim<'_> {
             stream_left: item.left,
             size,
             start: t,
-            seq: self.seq,
+            seq: self.chunks,
         });
     }
 
@@ -829,6 +835,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         remaining: vec![0; workers * g.nodes.len()].into_boxed_slice(),
         heap: Fronted::default(),
         seq: 0,
+        chunks: 0,
         links: Links::new(m, setup.bytes_per_s),
         done_chunks: Vec::new(),
         t: 0.0,
