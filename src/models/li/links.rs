@@ -9,6 +9,7 @@
 //! the chunks of a direction change.
 
 use super::due::Due;
+use super::slab::Slab;
 use std::collections::BinaryHeap;
 
 /// The later of two times (neither NaN). Written out, not `f64::max`: a
@@ -132,9 +133,8 @@ pub struct Links {
     bytes_per_s: f64,
     /// One PS: downlink and uplink.
     equal: [Equal; 2],
-    /// One PS: the chunks in service, by slot, and the free slots.
-    slab: Vec<Chunk>,
-    free: Vec<u32>,
+    /// One PS: the chunks in service, by slot.
+    slab: Slab<Chunk>,
     /// When the next chunk ends (`INFINITY` with none): it changes only
     /// when a chunk starts or ends, so it is kept rather than recomputed.
     next_at: f64,
@@ -152,8 +152,7 @@ impl Links {
             servers,
             bytes_per_s,
             equal: [Equal::default(), Equal::default()],
-            slab: Vec::new(),
-            free: Vec::new(),
+            slab: Slab::default(),
             next_at: f64::INFINITY,
             running: Vec::new(),
             down_busy: vec![0.0; servers],
@@ -172,16 +171,7 @@ impl Links {
     pub fn start(&mut self, chunk: Chunk) {
         self.advance(chunk.start);
         if self.one() {
-            let slot = match self.free.pop() {
-                Some(i) => {
-                    self.slab[i as usize] = chunk;
-                    i
-                }
-                None => {
-                    self.slab.push(chunk);
-                    (self.slab.len() - 1) as u32
-                }
-            };
+            let slot = self.slab.insert(chunk);
             let e = &mut self.equal[usize::from(chunk.up)];
             e.marks
                 .push(Mark::new(e.clock + chunk.size, chunk.seq, slot));
@@ -283,11 +273,10 @@ impl Links {
                 let before = e.marks.len();
                 while let Some(m) = e.marks.peek() {
                     let at = self.now + later(m.at - e.clock, 0.0) * inv;
-                    let slot = m.id() as usize;
-                    if at <= tol || m.at - e.clock <= 1e-12 * self.slab[slot].size {
+                    let slot = m.id();
+                    if at <= tol || m.at - e.clock <= 1e-12 * self.slab.get(slot).size {
                         e.marks.pop();
-                        out.push(self.slab[slot]);
-                        self.free.push(slot as u32);
+                        out.push(self.slab.remove(slot));
                     } else {
                         break;
                     }

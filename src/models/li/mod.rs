@@ -30,6 +30,7 @@ pub mod profile;
 pub mod report;
 pub mod section;
 pub mod sim;
+mod slab;
 pub mod trace;
 
 pub use model::{inputs_key, Li};

@@ -36,6 +36,7 @@ use serde::Serialize;
 use super::due::Due;
 use super::fronted::Fronted;
 use super::profile::{Profile, Resource};
+use super::slab::Slab;
 
 /// How streams share a connection.
 #[derive(Clone, Debug, PartialEq)]
@@ -429,9 +430,8 @@ struct Sim<'a> {
     /// Event ids of step ends and pure delays (see `Event`).
     steps_from: u32,
     delays_from: u32,
-    /// Pure delays under way (worker, node), and their free places.
-    delays: Vec<(u32, u32)>,
-    free_delays: Vec<u32>,
+    /// Pure delays under way (worker, node).
+    delays: Slab<(u32, u32)>,
     queues: Box<[VecDeque<Item>]>,
     busy: Box<[bool]>,
     /// When each leaf slot is next free.
@@ -594,16 +594,7 @@ impl Sim<'_> {
     /// A pure delay of worker `w`'s `node`, ending at `time`.
     #[inline(always)]
     fn push_delay(&mut self, w: u32, node: u32, time: f64) {
-        let i = match self.free_delays.pop() {
-            Some(i) => {
-                self.delays[i as usize] = (w, node);
-                i
-            }
-            None => {
-                self.delays.push((w, node));
-                (self.delays.len() - 1) as u32
-            }
-        };
+        let i = self.delays.insert((w, node));
         self.push(self.delays_from + i, time);
     }
 
@@ -727,9 +718,7 @@ impl Sim<'_> {
                 let Some(e) = self.heap.pop() else { break };
                 let id = e.id();
                 if id >= self.delays_from {
-                    let i = id - self.delays_from;
-                    let (w, node) = self.delays[i as usize];
-                    self.free_delays.push(i);
+                    let (w, node) = self.delays.remove(id - self.delays_from);
                     self.events += 1;
                     self.completed(w, node, None, e.at);
                 } else if id >= self.steps_from {
@@ -827,8 +816,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         in_service: vec![0; slots].into_boxed_slice(),
         steps_from: slots as u32,
         delays_from: (slots + workers) as u32,
-        delays: Vec::new(),
-        free_delays: Vec::new(),
+        delays: Slab::default(),
         queues: (0..slots).map(|_| VecDeque::new()).collect(),
         busy: vec![false; slots].into_boxed_slice(),
         free_at: vec![0.0; slots].into_boxed_slice(),
