@@ -70,15 +70,30 @@ export async function run(ctx) {
     assert.equal(s.caches.join(' '), [`ddnn-planner-${buildA}`, `ddnn-planner-${buildB}`].sort().join(' '), 'both caches while A is in charge');
     assert(Number.isFinite(await iterationSeconds(first)), 'the tab computes');
 
-    // Every tab of A closed: B takes over and drops A's cache.
+    // Every tab of A closed: B takes over and drops A's cache. Chromium
+    // forgets a closed tab as a client a moment after the close returns:
+    // a tab opened in that moment is still A's and keeps A in charge, so
+    // such a tab is closed and a new one opened (at most three times).
     await first.close();
-    const second = await ctx.newPage();
-    await second.goto(base);
-    await second.locator(ID('zeng-iteration-time')).first().waitFor();
-    await until(second, async (b) => {
+    const bAlone = async (b) => {
       const keys = (await caches.keys()).filter((k) => k.startsWith('ddnn-planner-'));
       return keys.length === 1 && keys[0] === `ddnn-planner-${b}`;
-    }, buildB, "B's cache alone");
+    };
+    let second;
+    for (let attempt = 1; ; attempt++) {
+      second = await ctx.newPage();
+      await second.goto(base);
+      await second.locator(ID('zeng-iteration-time')).first().waitFor();
+      try {
+        await until(second, bAlone, buildB, "B's cache alone");
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        ctx.log(`attempt ${attempt}: ${JSON.stringify(await swState(second))}; the tab closed, another opened`);
+        await second.close();
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
     s = await swState(second);
     ctx.log(`after the old tab closed: ${JSON.stringify(s)}`);
     assert(!s.waiting, 'nothing waits');
