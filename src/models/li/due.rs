@@ -30,6 +30,12 @@ impl<const ID_BITS: u32> Due<ID_BITS> {
     pub fn id(&self) -> u32 {
         (self.key & ((1 << ID_BITS) - 1)) as u32
     }
+
+    /// The scheduling order it was made with.
+    #[inline(always)]
+    pub fn seq(&self) -> u64 {
+        self.key >> ID_BITS
+    }
 }
 
 impl<const ID_BITS: u32> PartialEq for Due<ID_BITS> {

@@ -3,14 +3,21 @@
 //!
 //! With one PS every chunk of a direction gets `B/n` (the paper): a
 //! virtual clock per direction counts the bytes each active chunk has
-//! received, so a chunk ends when the clock reaches its start mark plus
-//! its size: O(log n) per event, nothing recomputed per chunk. With
-//! several PS the rates are max-min fair (`max_min`) and recomputed when
-//! the chunks of a direction change.
+//! received, so a chunk ends when the clock reaches its mark, the clock
+//! at its start plus its size: O(log n) per event, nothing recomputed per
+//! chunk. The clock is linear between changes of `n`, so it is read from
+//! where `n` last changed, and a chunk that starts the instant the one
+//! before it on its connection ended continues from that one's mark: a
+//! connection's chunks served back to back end at the same times however
+//! they are scheduled. That lets a connection chain chunks whose ends
+//! nothing in the run waits on at once (`append`): the heap then holds one
+//! entry for the chain, and those ends are timed when the clock is known
+//! to have passed them (`Resolved`). With several PS the rates are
+//! max-min fair (`max_min`) and recomputed when the chunks of a direction
+//! change.
 
 use super::due::Due;
-use super::slab::Slab;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// The later of two times (neither NaN). Written out, not `f64::max`: a
 /// size-optimised build (the page's) calls that rather than inlining it.
@@ -33,19 +40,24 @@ pub(super) fn earlier(a: f64, b: f64) -> f64 {
     }
 }
 
-/// A chunk of a stream on a PS link.
+/// A chunk that ended with an event: its connection (the link slot of
+/// the simulation), its op and when it started.
 #[derive(Clone, Copy, Debug)]
-pub struct Chunk {
-    pub worker: u32,
-    pub up: bool,
-    pub ps: u16,
+pub struct Ended {
+    pub conn: u32,
     pub node: u32,
-    /// Bytes of the stream before this chunk.
-    pub stream_left: f64,
-    pub size: f64,
     pub start: f64,
     /// Order of starting: ties end in this order.
-    pub seq: u64,
+    seq: u64,
+}
+
+/// A lazy chunk whose end was timed after the fact (see `Links::append`).
+#[derive(Clone, Copy, Debug)]
+pub struct Resolved {
+    pub conn: u32,
+    pub node: u32,
+    pub start: f64,
+    pub end: f64,
 }
 
 /// Max-min fair rates of connections (PS, worker) in one direction: each
@@ -95,35 +107,96 @@ pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
     rate
 }
 
-/// A chunk waiting to end at virtual mark `at`; the chunk itself waits in
-/// the slab (its id is its slab slot: chunks in service at once, at most
-/// two per worker with one PS; start orders below 2^44).
+/// The entry of a connection's chain in a direction's heap: its id is the
+/// connection, its time the mark of the chain's last chunk when it was
+/// pushed (start orders below 2^44).
 type Mark = Due<20>;
 
-/// One direction of the single PS: equal shares by a virtual clock.
+/// One direction of the single PS: equal shares by a virtual clock, read
+/// from where the number of chunks in service last changed.
 #[derive(Default)]
 struct Equal {
-    /// Bytes each active chunk has received since the start.
-    clock: f64,
+    /// One entry per connection with chunks in service.
     marks: BinaryHeap<Mark>,
-    /// Each chunk's rate `B/n` [B/s] and its inverse, kept as `n` changes:
-    /// every event reads them, and a division is slow.
+    /// The clock read `clock_ref` at `t_ref`, with `n_ref` chunks in
+    /// service each at `rate` [B/s] (and its inverse) since.
+    t_ref: f64,
+    clock_ref: f64,
+    n_ref: usize,
     rate: f64,
     inv_rate: f64,
+    /// Since when the direction is busy.
+    busy_since: f64,
 }
 
 impl Equal {
+    /// The clock at `t` (not before `t_ref`, not after the next change).
     #[inline(always)]
-    fn count_changed(&mut self, b: f64) {
-        let n = self.marks.len() as f64;
-        self.rate = if n > 0.0 { b / n } else { 0.0 };
-        self.inv_rate = if n > 0.0 { n / b } else { 0.0 };
+    fn clock(&self, t: f64) -> f64 {
+        self.clock_ref + (t - self.t_ref) * self.rate
+    }
+
+    /// When the clock reaches `mark` at today's shares.
+    #[inline(always)]
+    fn reaches(&self, mark: f64) -> f64 {
+        self.t_ref + later(mark - self.clock_ref, 0.0) * self.inv_rate
+    }
+}
+
+/// A chunk on a connection with one PS.
+#[derive(Clone, Copy)]
+struct Link {
+    node: u32,
+    lazy: bool,
+    /// The clock's reading at its end.
+    mark: f64,
+    /// When it started (for a chunk behind another, once that one ended).
+    start: f64,
+}
+
+/// The chunks of one connection (a worker's link to the PS in one
+/// direction) served back to back, the first in service: one, or lazy
+/// chunks and the last.
+struct Conn {
+    chain: VecDeque<Link>,
+    /// Where in `chain` the chunk the heap's entry names is.
+    entry: usize,
+    /// When the last chunk that left the connection ended, and its mark.
+    last_end: f64,
+    last_mark: f64,
+}
+
+impl Conn {
+    /// Times the chain's first chunk, which the clock of `e` has passed.
+    #[inline(always)]
+    fn resolve_front(&mut self, conn: u32, e: &Equal, out: &mut Vec<Resolved>) {
+        let Some(c) = self.chain.pop_front() else {
+            return;
+        };
+        let end = later(e.reaches(c.mark), c.start);
+        self.entry = self.entry.saturating_sub(1);
+        if let Some(next) = self.chain.front_mut() {
+            next.start = end;
+        }
+        out.push(Resolved {
+            conn,
+            node: c.node,
+            start: c.start,
+            end,
+        });
     }
 }
 
 /// A chunk in service under max-min sharing.
 struct Running {
-    chunk: Chunk,
+    conn: u32,
+    worker: u32,
+    ps: u16,
+    up: bool,
+    node: u32,
+    size: f64,
+    start: f64,
+    seq: u64,
     left: f64,
     rate: f64,
 }
@@ -133,11 +206,15 @@ pub struct Links {
     bytes_per_s: f64,
     /// One PS: downlink and uplink.
     equal: [Equal; 2],
-    /// One PS: the chunks in service, by slot.
-    slab: Slab<Chunk>,
-    /// When the next chunk ends (`INFINITY` with none): it changes only
-    /// when a chunk starts or ends, so it is kept rather than recomputed.
+    /// One PS: each connection's chunks, by the caller's id.
+    conns: Vec<Conn>,
+    /// One PS, per direction: the connections with lazy chunks before
+    /// their entry's, a bit each (ids below `64 · behind[d].len()`).
+    behind: [Vec<u64>; 2],
+    /// When the next chunk ends (`INFINITY` with none), as of `settle`.
     next_at: f64,
+    /// A chunk started or ended since the last `settle`.
+    changed: bool,
     /// Several PS.
     running: Vec<Running>,
     /// Time busy per PS and direction [s].
@@ -147,13 +224,23 @@ pub struct Links {
 }
 
 impl Links {
-    pub fn new(servers: usize, bytes_per_s: f64) -> Self {
+    /// Links for connections `0..conns`.
+    pub fn new(servers: usize, bytes_per_s: f64, conns: usize) -> Self {
         Links {
             servers,
             bytes_per_s,
             equal: [Equal::default(), Equal::default()],
-            slab: Slab::default(),
+            conns: (0..if servers <= 1 { conns } else { 0 })
+                .map(|_| Conn {
+                    chain: VecDeque::new(),
+                    entry: 0,
+                    last_end: f64::NEG_INFINITY,
+                    last_mark: 0.0,
+                })
+                .collect(),
+            behind: [vec![0; conns.div_ceil(64)], vec![0; conns.div_ceil(64)]],
             next_at: f64::INFINITY,
+            changed: false,
             running: Vec::new(),
             down_busy: vec![0.0; servers],
             up_busy: vec![0.0; servers],
@@ -166,135 +253,254 @@ impl Links {
         self.servers <= 1
     }
 
-    /// Starts `chunk` at its start time (no earlier than the last event).
+    /// Starts a chunk of `size` bytes of `node` on idle connection `conn`
+    /// (`worker`'s link to `ps`, `up` or down) at `t` (no earlier than the
+    /// last event); `seq` orders starts; a `lazy` chunk's end lets only
+    /// work go that nothing else waits on.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub fn start(&mut self, chunk: Chunk) {
-        self.advance(chunk.start);
+    pub fn start(
+        &mut self,
+        conn: u32,
+        worker: u32,
+        ps: u16,
+        up: bool,
+        node: u32,
+        size: f64,
+        lazy: bool,
+        t: f64,
+        seq: u64,
+    ) {
         if self.one() {
-            let slot = self.slab.insert(chunk);
-            let e = &mut self.equal[usize::from(chunk.up)];
-            e.marks
-                .push(Mark::new(e.clock + chunk.size, chunk.seq, slot));
-            e.count_changed(self.bytes_per_s);
+            self.now = t;
+            self.changed = true;
+            let e = &mut self.equal[usize::from(up)];
+            let c = &mut self.conns[conn as usize];
+            // Back to back: the clock is where the last one ended.
+            let from = if c.last_end == t {
+                c.last_mark
+            } else {
+                e.clock(t)
+            };
+            let mark = from + size;
+            c.entry = 0;
+            c.chain.push_back(Link {
+                node,
+                lazy,
+                mark,
+                start: t,
+            });
+            e.marks.push(Mark::new(mark, seq, conn));
         } else {
+            self.advance(t);
             self.running.push(Running {
-                chunk,
-                left: chunk.size,
+                conn,
+                worker,
+                ps,
+                up,
+                node,
+                size,
+                start: t,
+                seq,
+                left: size,
                 rate: 0.0,
             });
-            self.rates(chunk.up);
+            self.rates(up);
+            self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
         }
-        self.update_next();
     }
 
-    /// When the next chunk ends, if any is in service.
+    /// Whether a chunk may be appended to connection `conn`: with one PS,
+    /// while its last chunk is lazy.
+    #[inline(always)]
+    pub fn can_append(&self, conn: u32) -> bool {
+        self.one()
+            && self.conns[conn as usize]
+                .chain
+                .back()
+                .is_some_and(|c| c.lazy)
+    }
+
+    /// Queues a lazy chunk of `size` bytes of `node` on connection `conn`
+    /// behind its last (lazy) chunk: it starts when that one ends, with no
+    /// event, and its own end is an event only if the chain has not grown
+    /// past it by then. Only with `can_append`.
+    #[inline(always)]
+    pub fn append(&mut self, conn: u32, node: u32, size: f64) {
+        let c = &mut self.conns[conn as usize];
+        if let Some(last) = c.chain.back() {
+            let mark = last.mark + size;
+            c.chain.push_back(Link {
+                node,
+                lazy: true,
+                mark,
+                start: f64::NAN,
+            });
+        }
+    }
+
+    /// When the next chunk ends, if any is in service (as of `settle`).
     #[inline(always)]
     pub fn next(&self) -> Option<f64> {
         (self.next_at < f64::INFINITY).then_some(self.next_at)
     }
 
+    /// After an instant: with one PS, where the number of chunks in
+    /// service changed, the lazy ends the clock has passed are timed into
+    /// `out` and the clock read afresh; then the next end.
     #[inline(always)]
-    fn update_next(&mut self) {
-        self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
+    pub fn settle(&mut self, out: &mut Vec<Resolved>) {
+        if self.changed {
+            self.changed = false;
+            self.reread(out);
+        }
     }
 
-    /// When direction `d`'s first chunk ends at today's shares (one PS).
-    #[inline(always)]
-    fn ends_at(&self, d: usize) -> Option<f64> {
-        let e = &self.equal[d];
-        let m = e.marks.peek()?;
-        Some(self.now + later(m.at - e.clock, 0.0) * e.inv_rate)
+    fn reread(&mut self, out: &mut Vec<Resolved>) {
+        if !self.one() {
+            return;
+        }
+        let now = self.now;
+        for d in 0..2 {
+            let n = self.equal[d].marks.len();
+            let e = &mut self.equal[d];
+            if n == e.n_ref {
+                continue;
+            }
+            for word in 0..self.behind[d].len() {
+                let mut bits = self.behind[d][word];
+                while bits != 0 {
+                    let id = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let c = &mut self.conns[id];
+                    while c.entry > 0 && c.chain.front().is_some_and(|f| e.reaches(f.mark) <= now) {
+                        c.resolve_front(id as u32, e, out);
+                    }
+                    if c.entry == 0 {
+                        self.behind[d][word] &= !(1 << (id % 64));
+                    }
+                }
+            }
+            if e.n_ref == 0 {
+                e.busy_since = now;
+            } else if n == 0 {
+                let busy = if d == 0 {
+                    &mut self.down_busy
+                } else {
+                    &mut self.up_busy
+                };
+                busy[0] += now - e.busy_since;
+            }
+            e.clock_ref = e.clock(now);
+            e.t_ref = now;
+            e.n_ref = n;
+            let b = self.bytes_per_s;
+            (e.rate, e.inv_rate) = if n > 0 {
+                (b / n as f64, n as f64 / b)
+            } else {
+                (0.0, 0.0)
+            };
+        }
+        let ends = |e: &Equal| e.marks.peek().map_or(f64::INFINITY, |m| e.reaches(m.at));
+        self.next_at = earlier(ends(&self.equal[0]), ends(&self.equal[1]));
     }
 
     #[inline(always)]
     fn compute_next(&self) -> Option<f64> {
-        if self.one() {
-            // Both directions written out: an iterator chain stays calls
-            // in the page's size-optimised build.
-            match (self.ends_at(0), self.ends_at(1)) {
-                (Some(a), Some(b)) => Some(earlier(a, b)),
-                (a, b) => a.or(b),
-            }
-        } else {
-            self.running
-                .iter()
-                .map(|r| self.now + (r.left / r.rate).max(0.0))
-                .reduce(f64::min)
-        }
+        self.running
+            .iter()
+            .map(|r| self.now + (r.left / r.rate).max(0.0))
+            .reduce(f64::min)
     }
 
-    /// Serves every chunk in service up to `to`: done lazily, when a chunk
-    /// starts or ends, since nothing in between changes the links.
-    #[inline(always)]
+    /// Several PS: serves every chunk in service up to `to`: done lazily,
+    /// when a chunk starts or ends, since nothing in between changes the
+    /// links.
     fn advance(&mut self, to: f64) {
         let dt = to - self.now;
         if dt > 0.0 {
-            if self.one() {
-                for (d, e) in self.equal.iter_mut().enumerate() {
-                    if !e.marks.is_empty() {
-                        e.clock += dt * e.rate;
-                        if d == 0 {
-                            self.down_busy[0] += dt;
-                        } else {
-                            self.up_busy[0] += dt;
-                        }
-                    }
+            let mut down = vec![false; self.servers];
+            let mut up = vec![false; self.servers];
+            for r in &mut self.running {
+                r.left -= r.rate * dt;
+                let busy = if r.up { &mut up } else { &mut down };
+                busy[usize::from(r.ps)] = true;
+            }
+            for i in 0..self.servers {
+                if down[i] {
+                    self.down_busy[i] += dt;
                 }
-            } else {
-                let mut down = vec![false; self.servers];
-                let mut up = vec![false; self.servers];
-                for r in &mut self.running {
-                    r.left -= r.rate * dt;
-                    let busy = if r.chunk.up { &mut up } else { &mut down };
-                    busy[usize::from(r.chunk.ps)] = true;
-                }
-                for i in 0..self.servers {
-                    if down[i] {
-                        self.down_busy[i] += dt;
-                    }
-                    if up[i] {
-                        self.up_busy[i] += dt;
-                    }
+                if up[i] {
+                    self.up_busy[i] += dt;
                 }
             }
         }
         self.now = to;
     }
 
-    /// The chunks that end now (the earliest, and any within rounding of
-    /// it), in the order they started, into `out`.
-    pub fn take_done(&mut self, t: f64, out: &mut Vec<Chunk>) {
+    /// The chunks that end now, in the order they started, into `out`;
+    /// with one PS, the lazy ends reached on the way into `lazy`.
+    #[inline(always)]
+    pub fn take_done(&mut self, t: f64, out: &mut Vec<Ended>, lazy: &mut Vec<Resolved>) {
         out.clear();
-        self.advance(t);
-        let tol = t + 1e-12 * t.max(1e-9);
         if self.one() {
-            for e in &mut self.equal {
-                let inv = e.inv_rate;
-                let before = e.marks.len();
+            self.now = t;
+            for d in 0..2 {
+                let e = &mut self.equal[d];
                 while let Some(m) = e.marks.peek() {
-                    let at = self.now + later(m.at - e.clock, 0.0) * inv;
-                    let slot = m.id();
-                    if at <= tol || m.at - e.clock <= 1e-12 * self.slab.get(slot).size {
-                        e.marks.pop();
-                        out.push(self.slab.remove(slot));
-                    } else {
+                    if e.reaches(m.at) > t {
                         break;
                     }
-                }
-                if e.marks.len() != before {
-                    e.count_changed(self.bytes_per_s);
+                    let (id, seq) = (m.id(), m.seq());
+                    e.marks.pop();
+                    self.changed = true;
+                    let c = &mut self.conns[id as usize];
+                    while c.entry > 0 {
+                        c.resolve_front(id, e, lazy);
+                    }
+                    let bit = &mut self.behind[d][id as usize / 64];
+                    *bit &= !(1 << (id % 64));
+                    if c.chain.len() > 1 {
+                        // The chain grew past the entry's chunk: that one
+                        // ended with no event, and the chain's last is next.
+                        c.resolve_front(id, e, lazy);
+                        c.entry = c.chain.len() - 1;
+                        if c.entry > 0 {
+                            *bit |= 1 << (id % 64);
+                        }
+                        if let Some(last) = c.chain.back() {
+                            e.marks.push(Mark::new(last.mark, seq, id));
+                        }
+                    } else if let Some(chunk) = c.chain.pop_front() {
+                        c.last_end = t;
+                        c.last_mark = chunk.mark;
+                        out.push(Ended {
+                            conn: id,
+                            node: chunk.node,
+                            start: chunk.start,
+                            seq,
+                        });
+                    }
                 }
             }
         } else {
+            self.advance(t);
+            let tol = t + 1e-12 * t.max(1e-9);
             let now = self.now;
             let mut i = 0;
             let mut dirs = [false, false];
             while i < self.running.len() {
                 let r = &self.running[i];
                 let at = now + (r.left / r.rate).max(0.0);
-                if at <= tol || r.left <= 1e-12 * r.chunk.size {
-                    dirs[usize::from(r.chunk.up)] = true;
-                    out.push(self.running.remove(i).chunk);
+                if at <= tol || r.left <= 1e-12 * r.size {
+                    dirs[usize::from(r.up)] = true;
+                    let r = self.running.remove(i);
+                    out.push(Ended {
+                        conn: r.conn,
+                        node: r.node,
+                        start: r.start,
+                        seq: r.seq,
+                    });
                 } else {
                     i += 1;
                 }
@@ -304,20 +510,20 @@ impl Links {
                     self.rates(up);
                 }
             }
+            self.next_at = self.compute_next().unwrap_or(f64::INFINITY);
         }
         if out.len() > 1 {
             out.sort_by_key(|c| c.seq);
         }
-        self.update_next();
     }
 
     fn rates(&mut self, up: bool) {
         let idx: Vec<usize> = (0..self.running.len())
-            .filter(|&i| self.running[i].chunk.up == up)
+            .filter(|&i| self.running[i].up == up)
             .collect();
         let conns: Vec<(u16, u32)> = idx
             .iter()
-            .map(|&i| (self.running[i].chunk.ps, self.running[i].chunk.worker))
+            .map(|&i| (self.running[i].ps, self.running[i].worker))
             .collect();
         let rates = max_min(&conns, self.servers, self.bytes_per_s);
         for (&i, r) in idx.iter().zip(rates) {

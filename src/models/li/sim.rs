@@ -180,6 +180,11 @@ struct Graph {
     /// Per node: its slot's index (worker 0, PS_i 1 + i, DOWN_i 1 + m + i,
     /// UP_i 1 + 2m + i), or `NO_SLOT` for a pure delay.
     slot_ix: Box<[u32]>,
+    /// Per node: an uplink whose end only lets leaf PS updates go, on a
+    /// PS slot fed by nothing but uplinks (one each): its end can be timed
+    /// after the fact. The slot serves in the uplink's order, which is
+    /// first in, first out, and the updates' ends are known when queued.
+    lazy: Box<[bool]>,
 }
 
 impl Graph {
@@ -239,9 +244,9 @@ pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
 }
 
 pub use super::links::max_min;
-use super::links::{earlier, later, Chunk, Links};
+use super::links::{earlier, later, Ended, Links, Resolved};
 
-fn compile(profile: &Profile, setup: &Setup) -> Graph {
+fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
     let n = profile.ops.len();
     let placement = place(profile, setup.servers);
     let with_parse = setup.parse.alpha != 0.0 || setup.parse.beta != 0.0;
@@ -354,13 +359,18 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
     for (i, n) in nodes.iter().enumerate() {
         *has_dependents.entry(n.slot).or_default() |= first[i] != first[i + 1];
     }
-    let leaf = nodes
+    let leaf: Box<[bool]> = nodes
         .iter()
         .map(|n| {
             matches!(n.slot, Slot::Worker | Slot::Ps(_))
                 && !has_dependents.get(&n.slot).copied().unwrap_or(true)
         })
         .collect();
+    let lazy = if lazy_links {
+        lazy_uplinks(profile, setup, &nodes, &first, &dependents, &leaf)
+    } else {
+        vec![false; nodes.len()].into_boxed_slice()
+    };
     let m = setup.servers.max(1);
     let slot_ix = nodes
         .iter()
@@ -383,7 +393,44 @@ fn compile(profile: &Profile, setup: &Setup) -> Graph {
         roots,
         placement,
         leaf,
+        lazy,
     }
+}
+
+/// Which nodes are lazy uplinks (see `Graph::lazy`): with one PS, HTTP/2
+/// flow control (with it off a link picks by rank from what is queued
+/// at each end) and no parse overhead, an uplink whose dependents are all
+/// leaf PS updates each waiting on one uplink alone.
+fn lazy_uplinks(
+    profile: &Profile,
+    setup: &Setup,
+    nodes: &[Node],
+    first: &[u32],
+    dependents: &[u32],
+    leaf: &[bool],
+) -> Box<[bool]> {
+    let n = nodes.len();
+    let with_parse = setup.parse.alpha != 0.0 || setup.parse.beta != 0.0;
+    if setup.servers > 1 || !matches!(setup.flow, Flow::Window(_)) || with_parse {
+        return vec![false; n].into_boxed_slice();
+    }
+    let is_uplink = |i: usize| profile.ops[i].resource == Resource::Uplink;
+    // The PS slot is fed by uplinks alone, one for each update.
+    let fed_by_uplinks = profile
+        .ops
+        .iter()
+        .filter(|op| op.resource == Resource::Ps)
+        .all(|op| op.deps.len() == 1 && is_uplink(op.deps[0] as usize));
+    (0..n)
+        .map(|i| {
+            let after = &dependents[first[i] as usize..first[i + 1] as usize];
+            fed_by_uplinks
+                && is_uplink(i)
+                && after
+                    .iter()
+                    .all(|&d| leaf[d as usize] && profile.ops[d as usize].resource == Resource::Ps)
+        })
+        .collect()
 }
 
 #[derive(Clone, Copy)]
@@ -427,6 +474,9 @@ struct Sim<'a> {
     shift: u32,
     /// The op in service on each compute slot.
     in_service: Box<[u32]>,
+    /// On each link slot: the bytes of the stream in service left after
+    /// its chunk.
+    rest: Box<[f64]>,
     /// Event ids of step ends and pure delays (see `Event`).
     steps_from: u32,
     delays_from: u32,
@@ -444,7 +494,9 @@ struct Sim<'a> {
     seq: u64,
     chunks: u64,
     links: Links,
-    done_chunks: Vec<Chunk>,
+    done_chunks: Vec<Ended>,
+    /// Lazy chunks' ends, timed after the fact.
+    resolved: Vec<Resolved>,
     t: f64,
     segments: Vec<Segment>,
     events: u64,
@@ -458,6 +510,12 @@ impl Sim<'_> {
     #[inline(always)]
     fn at(&self, w: u32, s: usize) -> usize {
         (w as usize) << self.shift | s
+    }
+
+    /// The worker and slot at `k` in the per-slot arrays.
+    #[inline(always)]
+    fn slot_of(&self, k: usize) -> (u32, usize) {
+        ((k >> self.shift) as u32, k & ((1 << self.shift) - 1))
     }
 
     /// Node `node` of worker `w` in `remaining`.
@@ -573,6 +631,14 @@ impl Sim<'_> {
                     self.start_item(w, s, item);
                     return;
                 }
+                if self.busy[k]
+                    && self.queues[k].is_empty()
+                    && self.whole_lazy(node, amount)
+                    && self.links.can_append(k as u32)
+                {
+                    self.links.append(k as u32, node, amount);
+                    return;
+                }
                 self.queues[k].push_back(Item {
                     node,
                     left: amount,
@@ -640,22 +706,50 @@ impl Sim<'_> {
             Flow::Window(win) if !item.served && item.left > win => win,
             _ => item.left,
         };
-        let (up, ps) = if s > 2 * m {
+        self.rest[k] = item.left - size;
+        let (up, ps) = self.link_of(s);
+        self.chunks += 1;
+        self.links.start(
+            k as u32,
+            w,
+            ps,
+            up,
+            item.node,
+            size,
+            self.g.lazy[item.node as usize] && size >= item.left,
+            t,
+            self.chunks,
+        );
+    }
+
+    /// A lazy uplink that goes whole, in one chunk.
+    #[inline(always)]
+    fn whole_lazy(&self, node: u32, bytes: f64) -> bool {
+        self.g.lazy[node as usize]
+            && match self.setup.flow {
+                Flow::Window(win) => bytes <= win,
+                Flow::Off(_) => false,
+            }
+    }
+
+    /// Link slot `s`: whether it is an uplink, and its PS.
+    #[inline(always)]
+    fn link_of(&self, s: usize) -> (bool, u16) {
+        let m = self.m;
+        if s > 2 * m {
             (true, (s - 1 - 2 * m) as u16)
         } else {
             (false, (s - 1 - m) as u16)
-        };
-        self.chunks += 1;
-        self.links.start(Chunk {
-            worker: w,
-            up,
-            ps,
-            node: item.node,
-            stream_left: item.left,
-            size,
-            start: t,
-            seq: self.chunks,
-        });
+        }
+    }
+
+    /// The timeline lane of link slot `s`.
+    #[inline(always)]
+    fn link_lane(&self, s: usize) -> Lane {
+        match self.link_of(s) {
+            (true, ps) => Lane::Up(ps),
+            (false, ps) => Lane::Down(ps),
+        }
     }
 
     #[inline(always)]
@@ -705,6 +799,8 @@ impl Sim<'_> {
         }
         self.kick_all();
         loop {
+            self.links.settle(&mut self.resolved);
+            self.lazy_ends();
             let tc = self.heap.peek().map_or(f64::INFINITY, |e| e.at);
             let tl = self.links.next().unwrap_or(f64::INFINITY);
             if tc == f64::INFINITY && tl == f64::INFINITY {
@@ -712,7 +808,9 @@ impl Sim<'_> {
             }
             // One instant: every compute completion, then every chunk
             // that ends, then the idle resources take their next ops.
-            let t = earlier(tc, tl);
+            // Not before this instant: a mark a chunk started now reaches
+            // may read a hair earlier through rounding.
+            let t = later(earlier(tc, tl), self.t);
             self.t = t;
             while self.heap.peek().is_some_and(|e| e.at <= t) {
                 let Some(e) = self.heap.pop() else { break };
@@ -725,7 +823,7 @@ impl Sim<'_> {
                     self.step_over(id - self.steps_from);
                 } else {
                     let k = id as usize;
-                    let (w, s) = ((k >> self.shift) as u32, k & ((1 << self.shift) - 1));
+                    let (w, s) = self.slot_of(k);
                     self.events += 1;
                     self.busy[k] = false;
                     self.completed(w, self.in_service[k], Some(s), e.at);
@@ -735,7 +833,9 @@ impl Sim<'_> {
                 }
             }
             if tl <= t {
-                self.links.take_done(t, &mut self.done_chunks);
+                self.links
+                    .take_done(t, &mut self.done_chunks, &mut self.resolved);
+                self.lazy_ends();
                 self.events += self.done_chunks.len() as u64;
                 for i in 0..self.done_chunks.len() {
                     self.finish_chunk(self.done_chunks[i]);
@@ -756,18 +856,36 @@ impl Sim<'_> {
         self.done(w, node);
     }
 
-    fn finish_chunk(&mut self, c: Chunk) {
-        let m = self.m;
-        let s = if c.up { 1 + 2 * m } else { 1 + m } + usize::from(c.ps);
-        let lane = if c.up {
-            Lane::Up(c.ps)
-        } else {
-            Lane::Down(c.ps)
-        };
-        self.record(c.worker, c.node, c.start, self.t, lane);
-        let k = self.at(c.worker, s);
+    /// The lazy chunks timed since the last call end: each lets only
+    /// leaf PS updates go, whose ends follow from their own queue alone,
+    /// so they are done after the fact, at their own time.
+    fn lazy_ends(&mut self) {
+        if self.resolved.is_empty() {
+            return;
+        }
+        let now = self.t;
+        for i in 0..self.resolved.len() {
+            let r = self.resolved[i];
+            let (w, s) = self.slot_of(r.conn as usize);
+            if self.tracing(w) {
+                self.keep(w, r.node, r.start, r.end, self.link_lane(s));
+            }
+            self.t = r.end;
+            self.events += 1;
+            self.done(w, r.node);
+        }
+        self.t = now;
+        self.resolved.clear();
+    }
+
+    fn finish_chunk(&mut self, c: Ended) {
+        let k = c.conn as usize;
+        let (w, s) = self.slot_of(k);
+        if self.tracing(w) {
+            self.keep(w, c.node, c.start, self.t, self.link_lane(s));
+        }
         self.busy[k] = false;
-        let rest = c.stream_left - c.size;
+        let rest = self.rest[k];
         if rest > 0.0 {
             self.queues[k].push_back(Item {
                 node: c.node,
@@ -775,10 +893,10 @@ impl Sim<'_> {
                 served: true,
             });
         } else {
-            self.done(c.worker, c.node);
+            self.done(w, c.node);
         }
         if !self.busy[k] {
-            self.wake(c.worker, s);
+            self.wake(w, s);
         }
     }
 }
@@ -794,7 +912,13 @@ fn compute_lane(slot: Option<usize>) -> Lane {
 
 /// Simulates `setup` on `profile` (which must pass `Profile::validate`).
 pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
-    let g = compile(profile, setup);
+    simulate_with(profile, setup, true)
+}
+
+/// `simulate`, with lazy uplinks (`Graph::lazy`) or every chunk's end an
+/// event: the same outcome, which the tests check.
+fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome {
+    let g = compile(profile, setup, lazy_links);
     let m = setup.servers.max(1) as usize;
     let shift = (1 + 3 * m).next_power_of_two().trailing_zeros();
     let workers = setup.workers as usize;
@@ -814,6 +938,7 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
             .collect(),
         shift,
         in_service: vec![0; slots].into_boxed_slice(),
+        rest: vec![0.0; slots].into_boxed_slice(),
         steps_from: slots as u32,
         delays_from: (slots + workers) as u32,
         delays: Slab::default(),
@@ -824,8 +949,9 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         heap: Fronted::default(),
         seq: 0,
         chunks: 0,
-        links: Links::new(m, setup.bytes_per_s),
+        links: Links::new(m, setup.bytes_per_s, slots),
         done_chunks: Vec::new(),
+        resolved: Vec::new(),
         t: 0.0,
         segments: Vec::new(),
         events: 0,
@@ -883,5 +1009,123 @@ pub fn simulate(profile: &Profile, setup: &Setup) -> Outcome {
         placement: g.placement.clone(),
         segments: sim.segments,
         events: sim.events,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::li::profile::Op;
+
+    /// A random step of `n` ops from `seed`: each op on a random resource,
+    /// waiting on up to two earlier ones; some uplinks feed a PS update
+    /// alone (lazy), others compute too; sizes from zero to over the window.
+    fn random_profile(seed: u64, n: u32, layered: bool) -> Profile {
+        let r = |i: u32, k: u32| draw(seed, i, k);
+        let mut ops: Vec<Op> = Vec::new();
+        for i in 0..n {
+            let resource = if layered {
+                [
+                    Resource::Downlink,
+                    Resource::Worker,
+                    Resource::Uplink,
+                    Resource::Ps,
+                ][i as usize % 4]
+            } else {
+                [
+                    Resource::Downlink,
+                    Resource::Worker,
+                    Resource::Uplink,
+                    Resource::Ps,
+                ][(r(i, 0) % 4) as usize]
+            };
+            let deps = match (layered, resource) {
+                (true, Resource::Downlink) => vec![],
+                (true, _) => vec![i - 1],
+                (false, _) if i == 0 => vec![],
+                (false, _) => {
+                    let mut d = vec![(r(i, 1) % u64::from(i)) as u32];
+                    if r(i, 2) % 2 == 0 {
+                        d.push((r(i, 3) % u64::from(i)) as u32);
+                    }
+                    d.sort_unstable();
+                    d.dedup();
+                    d
+                }
+            };
+            ops.push(Op {
+                name: format!("op {i}"),
+                resource,
+                deps,
+                tensor: Some(format!("t{}", i / 4)),
+            });
+        }
+        let steps = (0..3)
+            .map(|k| {
+                ops.iter()
+                    .enumerate()
+                    .map(|(i, op)| {
+                        let x = (draw(seed ^ 0xA5, i as u32, k) % 1000) as f64 / 1000.0;
+                        match op.resource {
+                            Resource::Downlink | Resource::Uplink if x < 0.05 => 0.0,
+                            Resource::Downlink | Resource::Uplink => x * 4e6,
+                            _ => x * 2e-3,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Profile {
+            name: format!("random {seed}"),
+            batch: 8,
+            ops,
+            steps,
+        }
+    }
+
+    /// Everything an outcome says, with the segments in one order (lazy
+    /// ends are timed after the fact, so they are kept in another).
+    fn fingerprint(mut o: Outcome) -> String {
+        o.segments.sort_by(|a, b| {
+            (a.worker, a.start.to_bits(), a.end.to_bits(), a.op).cmp(&(
+                b.worker,
+                b.start.to_bits(),
+                b.end.to_bits(),
+                b.op,
+            ))
+        });
+        format!("{o:?}")
+    }
+
+    #[test]
+    fn lazy_uplinks_change_nothing() {
+        let mut lazy_somewhere = false;
+        for seed in 0..24u64 {
+            let p = random_profile(seed, 8 + (seed as u32 % 5) * 12, seed % 3 != 0);
+            for workers in [1, 2, 3, 6] {
+                let setup = Setup {
+                    workers,
+                    servers: 1,
+                    bytes_per_s: 1.25e9,
+                    parse: Parse {
+                        alpha: 0.0,
+                        beta: 0.0,
+                        occupies: true,
+                    },
+                    flow: Flow::Window(if seed % 2 == 0 { 28e6 } else { 1.5e6 }),
+                    steps: 30,
+                    warmup: 3,
+                    seed,
+                    trace_steps: 4,
+                };
+                lazy_somewhere |= compile(&p, &setup, true).lazy.iter().any(|&l| l);
+                assert_eq!(
+                    fingerprint(simulate_with(&p, &setup, true)),
+                    fingerprint(simulate_with(&p, &setup, false)),
+                    "seed {seed}, {workers} workers"
+                );
+            }
+        }
+        assert!(lazy_somewhere, "some uplinks were lazy");
     }
 }

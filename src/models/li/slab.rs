@@ -33,11 +33,6 @@ impl<T: Copy> Slab<T> {
         }
     }
 
-    #[inline(always)]
-    pub fn get(&self, i: u32) -> T {
-        self.items[i as usize]
-    }
-
     /// Takes back the item at `i`, freeing its place.
     #[inline(always)]
     pub fn remove(&mut self, i: u32) -> T {
@@ -57,7 +52,7 @@ mod tests {
         assert_eq!((a, b), (0, 1));
         assert_eq!(s.remove(a), 'a');
         assert_eq!(s.insert('c'), a, "the freed place, not a new one");
-        assert_eq!((s.get(a), s.get(b)), ('c', 'b'));
-        assert_eq!(s.insert('d'), 2);
+        assert_eq!((s.remove(a), s.remove(b)), ('c', 'b'));
+        assert_eq!(s.insert('d'), b, "last freed, first reused");
     }
 }
