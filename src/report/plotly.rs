@@ -25,6 +25,15 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` as `escape` had it: the plain text of an escaped string.
+pub fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
 const HIGHLIGHT: &str = "#d62728";
 const GOAL: &str = "#2ca02c";
 const REFERENCE: &str = "#555";
@@ -319,7 +328,9 @@ pub fn figure(c: &Chart) -> Value {
     };
     let right = if c.y2.is_some() { 80 } else { 20 };
     let mut layout = json!({
-        // A title longer than a narrow chart is cut by plotly, not wrapped.
+        // The page shows the title as the chart's HTML caption (plotly
+        // cuts a long one on a narrow chart); files and the JS package's
+        // users draw it from here.
         "title": {
             "text": escape(&c.title), "font": { "size": 14 },
             "yref": "container", "y": 0.98, "yanchor": "top",
@@ -574,6 +585,9 @@ mod tests {
         assert_eq!(t["text"], json!(["&lt;script&gt;<br>line 2 &amp; more"]));
         assert_eq!(t["hoverinfo"], "text");
         assert_eq!(f["layout"]["title"]["text"], "&lt;b&gt;t&lt;/b&gt;");
+        for plain in ["<b>t</b>", "a & b", "it's \"x\"", "&amp; &lt;", ""] {
+            assert_eq!(unescape(&escape(plain)), plain);
+        }
         assert_eq!(
             f["layout"]["xaxis"]["title"]["text"],
             "&lt;i&gt;x&lt;/i&gt;"

@@ -1,6 +1,7 @@
 //! One chart component for every figure: draws with `Plotly.react` when its
 //! figure changes, offers SVG/PNG export, and shows plotly's failures as
-//! text instead of panicking.
+//! text instead of panicking. The title is the figure's caption, in HTML:
+//! it wraps on a narrow screen, where plotly would cut it at both edges.
 //!
 //! A chart redraws only while it is on screen (or about to be): each
 //! `Plotly.react` costs ~25 ms, and an edit must not pay for charts the user
@@ -12,6 +13,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use super::plotly_js;
+use crate::report::plotly::unescape;
 
 #[component]
 pub fn Chart(
@@ -34,6 +36,13 @@ pub fn Chart(
             f.as_ref()
                 .and_then(|f| f["layout"]["height"].as_f64())
                 .map_or_else(|| "340px".to_string(), |h| format!("{h}px"))
+        })
+    };
+    let title = move || {
+        figure.with(|f| {
+            f.as_ref()
+                .and_then(|f| f["layout"]["title"]["text"].as_str())
+                .map(unescape)
         })
     };
     let error = RwSignal::new(None::<String>);
@@ -93,9 +102,6 @@ pub fn Chart(
     let filename = StoredValue::new(filename);
     let export = move |format: &'static str| {
         move |_| {
-            let Some(el) = node.get_untracked() else {
-                return;
-            };
             // Named after the scenario and the chart, e.g.
             // `vgg-16-2-quadro-rtx-4000-ddnn-zeng-timeline.png`.
             let scenario = super::expect_state()
@@ -105,9 +111,11 @@ pub fn Chart(
             let height = figure
                 .with_untracked(|f| f.as_ref().and_then(|f| f["layout"]["height"].as_f64()))
                 .unwrap_or(340.0);
+            let Some(fig) = figure.get_untracked() else {
+                return;
+            };
             spawn_local(async move {
-                let el: &web_sys::HtmlElement = &el;
-                if let Err(e) = plotly_js::download(el, format, &filename, height).await {
+                if let Err(e) = plotly_js::download(&fig, format, &filename, height).await {
                     error.set(Some(e));
                 }
             });
@@ -115,14 +123,16 @@ pub fn Chart(
     };
     let svg_testid = format!("{testid}-svg");
     let png_testid = format!("{testid}-png");
+    let title_testid = format!("{testid}-title");
     view! {
         <figure class="chart-wrap">
+            <figcaption class="chart-title" data-testid=title_testid>{title}</figcaption>
             <div class="chart" node_ref=node data-testid=testid style:height=height></div>
-            <figcaption class="chart-actions">
+            <div class="chart-actions">
                 <button type="button" class="small" on:click=export("svg") data-testid=svg_testid>"SVG"</button>
                 <button type="button" class="small" on:click=export("png") data-testid=png_testid>"PNG"</button>
                 {move || error.get().map(|e| view! { <span class="field-error">"chart: " {e}</span> })}
-            </figcaption>
+            </div>
         </figure>
     }
 }

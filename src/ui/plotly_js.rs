@@ -17,11 +17,9 @@ extern "C" {
     ) -> Result<js_sys::Promise, JsValue>;
     #[wasm_bindgen(js_namespace = Plotly, js_name = purge, catch)]
     fn plotly_purge(el: &web_sys::HtmlElement) -> Result<JsValue, JsValue>;
+    /// `figure`: a `{ data, layout }` object (or a drawn chart's element).
     #[wasm_bindgen(js_namespace = Plotly, js_name = downloadImage, catch)]
-    fn plotly_download_image(
-        el: &web_sys::HtmlElement,
-        opts: &JsValue,
-    ) -> Result<js_sys::Promise, JsValue>;
+    fn plotly_download_image(figure: &JsValue, opts: &JsValue) -> Result<js_sys::Promise, JsValue>;
 }
 
 fn js(v: &Value) -> JsValue {
@@ -45,6 +43,7 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
         "modeBarButtonsToRemove": ["sendDataToCloud", "editInChartStudio"],
     });
     let mut layout = figure["layout"].clone();
+    on_page(&mut layout, &figure["data"], f64::from(el.client_width()));
     if dark_theme() {
         dark(&mut layout);
     }
@@ -57,6 +56,42 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
 }
 
 /// Whether the system asks for dark colours (the page's CSS follows it).
+/// The layout as the page draws it: the title is the chart's HTML caption
+/// (see `chart.rs`), and the legend above the plot gets the rows it needs
+/// at this width, `width` px, rather than room for one.
+fn on_page(layout: &mut Value, data: &Value, width: f64) {
+    let Some(l) = layout.as_object_mut() else {
+        return;
+    };
+    l.remove("title");
+    let m = |k: &str| l.get("margin").and_then(|m| m[k].as_f64()).unwrap_or(0.0);
+    let room = (width - m("l") - m("r")).max(100.0);
+    let rows = legend_rows(data, room);
+    if let Some(margin) = l.get_mut("margin").and_then(Value::as_object_mut) {
+        margin.insert("t".into(), (12.0 + 20.0 * rows).into());
+    }
+}
+
+/// How many rows plotly's horizontal legend takes in `room` px: each
+/// entry its symbol and gap (~46 px) and ~6.5 px per character of its
+/// 12 px name, packed left to right.
+fn legend_rows(data: &Value, room: f64) -> f64 {
+    let names = data.as_array().into_iter().flatten().filter_map(|t| {
+        let shown = t["showlegend"].as_bool().unwrap_or(true);
+        t["name"].as_str().filter(|n| shown && !n.is_empty())
+    });
+    let (mut rows, mut used) = (0.0, room);
+    for name in names {
+        let w = 46.0 + 6.5 * name.chars().count() as f64;
+        if used + w > room {
+            rows += 1.0;
+            used = 0.0;
+        }
+        used += w;
+    }
+    rows
+}
+
 fn dark_theme() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
@@ -148,17 +183,23 @@ pub fn purge(el: &web_sys::HtmlElement) {
 
 /// Saves the chart as an SVG or PNG file.
 pub async fn download(
-    el: &web_sys::HtmlElement,
+    figure: &Value,
     format: &str,
     filename: &str,
     height: f64,
 ) -> Result<(), String> {
     // The chart's own proportions; a PNG at twice the pixels (sharp on
-    // high-density screens and in slides).
+    // high-density screens and in slides). Drawn from the figure, not the
+    // page's drawing: a file has no HTML caption, so it keeps its title.
     let opts = js(&serde_json::json!({
         "format": format, "filename": filename, "width": 1000, "height": height, "scale": 2,
     }));
-    let p = plotly_download_image(el, &opts).map_err(|e| describe(&e))?;
+    let mut layout = figure["layout"].clone();
+    if dark_theme() {
+        dark(&mut layout);
+    }
+    let fig = js(&serde_json::json!({ "data": figure["data"], "layout": layout }));
+    let p = plotly_download_image(&fig, &opts).map_err(|e| describe(&e))?;
     JsFuture::from(p)
         .await
         .map(|_| ())

@@ -79,7 +79,7 @@ export async function run(ctx) {
 
   await page.locator(ID('cynthia-chart-loss-fit')).scrollIntoViewIfNeeded();
   await page.locator(`${ID('cynthia-chart-loss-fit')} .main-svg`).first().waitFor();
-  assert.match(await page.locator(ID('cynthia-chart-loss-fit')).textContent(), /R² = 0\.9/);
+  assert.match(await page.locator(ID('cynthia-chart-loss-fit-title')).textContent(), /R² = 0\.9/);
 
   // An ASP curve depends on the run's worker count (Eq. 1's √n): the
   // shipped curve is a 2-worker run made with β0 = 2000; a change refits.

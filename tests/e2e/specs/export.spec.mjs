@@ -48,6 +48,10 @@ export async function run(ctx) {
   assert.match(png.name, /-ddnn-zeng-timeline\.png$/);
   assert.equal(png.bytes.readUInt32BE(16), 2000, 'PNG at twice the 1,000 px drawing');
   assert(svg.text.includes('<svg') && svg.text.includes('time since iteration start [s]'), 'timeline SVG');
+  // A file has no HTML caption: it keeps the chart's title, drawn.
+  const caption = (await page.locator(ID('zeng-chart-timeline-title')).textContent()).trim();
+  assert.match(caption, /^One iteration: /, caption);
+  assert(svg.text.includes('class="gtitle"') && svg.text.includes(caption.slice(0, 20)), 'the SVG has the title');
 
   // Import the exported document with a 10 GbE link: Table 7's 2.94 s.
   doc.hardware.cluster.ps.link_bytes_per_s = 1.25e9;

@@ -1,6 +1,6 @@
-import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn } from '../planner.mjs';
+import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, drawAllCharts } from '../planner.mjs';
 
-export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first and no sideways scroll; the title follows the inputs; dark theme';
+export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first, no sideways scroll and chart titles that fit; the title follows the inputs; dark theme';
 
 const box = (page, id) => page.locator(ID(id)).first().boundingBox();
 
@@ -76,6 +76,28 @@ export async function run(ctx) {
     return { results: top('.outputs'), inputs: top('.inputs') };
   });
   assert(order.results < order.inputs, `results before inputs on a phone: ${JSON.stringify(order)}`);
+  // Every chart's title is its HTML caption, which wraps (plotly would cut
+  // a long one at both edges), and the legend has the rows it needs above
+  // the plot, under the title.
+  for (const view of ['overview', 'zeng']) {
+    await showView(page, view);
+    await drawAllCharts(page);
+    const charts = await page.evaluate(() => [...document.querySelectorAll('.chart-wrap')].filter((f) => f.offsetParent).map((f) => {
+      const box = (el) => el && el.getBoundingClientRect();
+      const [t, svg, legend, plot] = [f.querySelector('.chart-title'), f.querySelector('.main-svg'), f.querySelector('.legend'), f.querySelector('.nsewdrag')].map(box);
+      return {
+        title: f.querySelector('.chart-title').textContent,
+        fits: t.left >= 0 && t.right <= 390,
+        cut: !!f.querySelector('.gtitle'),
+        legend: !legend || (legend.top >= svg.top - 1 && legend.bottom <= plot.top + 2 && legend.top >= t.bottom - 1),
+      };
+    }));
+    assert(charts.length > 0, `charts on the ${view} view`);
+    for (const c of charts) {
+      assert(c.title.trim() && c.fits && !c.cut, `the title '${c.title}' is a caption that fits at 390 px (${view})`);
+      assert(c.legend, `the legend of '${c.title}' sits above the plot, under its title (${view})`);
+    }
+  }
   for (const tab of INPUT_TABS) {
     await showInputs(page, tab);
     const wide = await page.evaluate(() => [...document.querySelectorAll('.inputs input, .inputs select')]
