@@ -187,16 +187,25 @@ impl Conn {
     }
 }
 
+/// A chunk to start: `size` bytes of `node` on connection `conn`
+/// (`worker`'s link to `ps`, `up` or down) at `at`; `seq` orders starts;
+/// a `lazy` chunk's end lets only work go that nothing else waits on.
+#[derive(Clone, Copy, Debug)]
+pub struct Start {
+    pub conn: u32,
+    pub worker: u32,
+    pub ps: u16,
+    pub up: bool,
+    pub node: u32,
+    pub size: f64,
+    pub lazy: bool,
+    pub at: f64,
+    pub seq: u64,
+}
+
 /// A chunk in service under max-min sharing.
 struct Running {
-    conn: u32,
-    worker: u32,
-    ps: u16,
-    up: bool,
-    node: u32,
-    size: f64,
-    start: f64,
-    seq: u64,
+    chunk: Start,
     left: f64,
     rate: f64,
 }
@@ -253,24 +262,20 @@ impl Links {
         self.servers <= 1
     }
 
-    /// Starts a chunk of `size` bytes of `node` on idle connection `conn`
-    /// (`worker`'s link to `ps`, `up` or down) at `t` (no earlier than the
-    /// last event); `seq` orders starts; a `lazy` chunk's end lets only
-    /// work go that nothing else waits on.
-    #[allow(clippy::too_many_arguments)]
+    /// Starts `chunk` on its idle connection (no earlier than the last
+    /// event).
     #[inline(always)]
-    pub fn start(
-        &mut self,
-        conn: u32,
-        worker: u32,
-        ps: u16,
-        up: bool,
-        node: u32,
-        size: f64,
-        lazy: bool,
-        t: f64,
-        seq: u64,
-    ) {
+    pub fn start(&mut self, chunk: Start) {
+        let Start {
+            conn,
+            up,
+            node,
+            size,
+            lazy,
+            at: t,
+            seq,
+            ..
+        } = chunk;
         if self.one() {
             self.now = t;
             self.changed = true;
@@ -294,14 +299,7 @@ impl Links {
         } else {
             self.advance(t);
             self.running.push(Running {
-                conn,
-                worker,
-                ps,
-                up,
-                node,
-                size,
-                start: t,
-                seq,
+                chunk,
                 left: size,
                 rate: 0.0,
             });
@@ -423,8 +421,8 @@ impl Links {
             let mut up = vec![false; self.servers];
             for r in &mut self.running {
                 r.left -= r.rate * dt;
-                let busy = if r.up { &mut up } else { &mut down };
-                busy[usize::from(r.ps)] = true;
+                let busy = if r.chunk.up { &mut up } else { &mut down };
+                busy[usize::from(r.chunk.ps)] = true;
             }
             for i in 0..self.servers {
                 if down[i] {
@@ -492,14 +490,14 @@ impl Links {
             while i < self.running.len() {
                 let r = &self.running[i];
                 let at = now + (r.left / r.rate).max(0.0);
-                if at <= tol || r.left <= 1e-12 * r.size {
-                    dirs[usize::from(r.up)] = true;
+                if at <= tol || r.left <= 1e-12 * r.chunk.size {
+                    dirs[usize::from(r.chunk.up)] = true;
                     let r = self.running.remove(i);
                     out.push(Ended {
-                        conn: r.conn,
-                        node: r.node,
-                        start: r.start,
-                        seq: r.seq,
+                        conn: r.chunk.conn,
+                        node: r.chunk.node,
+                        start: r.chunk.at,
+                        seq: r.chunk.seq,
                     });
                 } else {
                     i += 1;
@@ -519,11 +517,14 @@ impl Links {
 
     fn rates(&mut self, up: bool) {
         let idx: Vec<usize> = (0..self.running.len())
-            .filter(|&i| self.running[i].up == up)
+            .filter(|&i| self.running[i].chunk.up == up)
             .collect();
         let conns: Vec<(u16, u32)> = idx
             .iter()
-            .map(|&i| (self.running[i].ps, self.running[i].worker))
+            .map(|&i| {
+                let c = &self.running[i].chunk;
+                (c.ps, c.worker)
+            })
             .collect();
         let rates = max_min(&conns, self.servers, self.bytes_per_s);
         for (&i, r) in idx.iter().zip(rates) {

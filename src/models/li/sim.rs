@@ -244,7 +244,7 @@ pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
 }
 
 pub use super::links::max_min;
-use super::links::{earlier, later, Ended, Links, Resolved};
+use super::links::{earlier, later, Ended, Links, Resolved, Start};
 
 fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
     let n = profile.ops.len();
@@ -709,17 +709,17 @@ impl Sim<'_> {
         self.rest[k] = item.left - size;
         let (up, ps) = self.link_of(s);
         self.chunks += 1;
-        self.links.start(
-            k as u32,
-            w,
+        self.links.start(Start {
+            conn: k as u32,
+            worker: w,
             ps,
             up,
-            item.node,
+            node: item.node,
             size,
-            self.g.lazy[item.node as usize] && size >= item.left,
-            t,
-            self.chunks,
-        );
+            lazy: self.g.lazy[item.node as usize] && size >= item.left,
+            at: t,
+            seq: self.chunks,
+        });
     }
 
     /// A lazy uplink that goes whole, in one chunk.
