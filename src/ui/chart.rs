@@ -35,7 +35,10 @@ pub fn Chart(
         figure.with(|f| {
             f.as_ref()
                 .and_then(|f| f["layout"]["height"].as_f64())
-                .map_or_else(|| "340px".to_string(), |h| format!("{h}px"))
+                .map_or_else(
+                    || format!("{}px", plotly_js::DEFAULT_HEIGHT),
+                    |h| format!("{h}px"),
+                )
         })
     };
     let title = move || {
@@ -108,14 +111,11 @@ pub fn Chart(
                 .scenario
                 .with_untracked(|s| super::files::file_stem(&s.display_title()));
             let filename = format!("{scenario}-{}", filename.get_value());
-            let height = figure
-                .with_untracked(|f| f.as_ref().and_then(|f| f["layout"]["height"].as_f64()))
-                .unwrap_or(340.0);
             let Some(fig) = figure.get_untracked() else {
                 return;
             };
             spawn_local(async move {
-                if let Err(e) = plotly_js::download(&fig, format, &filename, height).await {
+                if let Err(e) = plotly_js::download(&fig, format, &filename).await {
                     error.set(Some(e));
                 }
             });

@@ -22,6 +22,9 @@ extern "C" {
     fn plotly_download_image(figure: &JsValue, opts: &JsValue) -> Result<js_sys::Promise, JsValue>;
 }
 
+/// A chart's height [px] when its figure does not say.
+pub const DEFAULT_HEIGHT: f64 = 340.0;
+
 fn js(v: &Value) -> JsValue {
     js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
 }
@@ -55,7 +58,6 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
         .map_err(|e| describe(&e))
 }
 
-/// Whether the system asks for dark colours (the page's CSS follows it).
 /// The layout as the page draws it: the title is the chart's HTML caption
 /// (see `chart.rs`), and the legend above the plot gets the rows it needs
 /// at this width, `width` px, rather than room for one.
@@ -92,6 +94,7 @@ fn legend_rows(data: &Value, room: f64) -> f64 {
     rows
 }
 
+/// Whether the system asks for dark colours (the page's CSS follows it).
 fn dark_theme() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
@@ -182,15 +185,13 @@ pub fn purge(el: &web_sys::HtmlElement) {
 }
 
 /// Saves the chart as an SVG or PNG file.
-pub async fn download(
-    figure: &Value,
-    format: &str,
-    filename: &str,
-    height: f64,
-) -> Result<(), String> {
+pub async fn download(figure: &Value, format: &str, filename: &str) -> Result<(), String> {
     // The chart's own proportions; a PNG at twice the pixels (sharp on
     // high-density screens and in slides). Drawn from the figure, not the
     // page's drawing: a file has no HTML caption, so it keeps its title.
+    let height = figure["layout"]["height"]
+        .as_f64()
+        .unwrap_or(DEFAULT_HEIGHT);
     let opts = js(&serde_json::json!({
         "format": format, "filename": filename, "width": 1000, "height": height, "scale": 2,
     }));

@@ -235,11 +235,13 @@ pub struct Links {
 impl Links {
     /// Links for connections `0..conns`.
     pub fn new(servers: usize, bytes_per_s: f64, conns: usize) -> Self {
+        // Connections are kept with one PS only.
+        let conns = if servers <= 1 { conns } else { 0 };
         Links {
             servers,
             bytes_per_s,
             equal: [Equal::default(), Equal::default()],
-            conns: (0..if servers <= 1 { conns } else { 0 })
+            conns: (0..conns)
                 .map(|_| Conn {
                     chain: VecDeque::new(),
                     entry: 0,

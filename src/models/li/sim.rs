@@ -367,7 +367,7 @@ fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
         })
         .collect();
     let lazy = if lazy_links {
-        lazy_uplinks(profile, setup, &nodes, &first, &dependents, &leaf)
+        lazy_uplinks(profile, setup, with_parse, &first, &dependents, &leaf)
     } else {
         vec![false; nodes.len()].into_boxed_slice()
     };
@@ -404,13 +404,12 @@ fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
 fn lazy_uplinks(
     profile: &Profile,
     setup: &Setup,
-    nodes: &[Node],
+    with_parse: bool,
     first: &[u32],
     dependents: &[u32],
     leaf: &[bool],
 ) -> Box<[bool]> {
-    let n = nodes.len();
-    let with_parse = setup.parse.alpha != 0.0 || setup.parse.beta != 0.0;
+    let n = leaf.len();
     if setup.servers > 1 || !matches!(setup.flow, Flow::Window(_)) || with_parse {
         return vec![false; n].into_boxed_slice();
     }
@@ -867,9 +866,7 @@ impl Sim<'_> {
         for i in 0..self.resolved.len() {
             let r = self.resolved[i];
             let (w, s) = self.slot_of(r.conn as usize);
-            if self.tracing(w) {
-                self.keep(w, r.node, r.start, r.end, self.link_lane(s));
-            }
+            self.record(w, r.node, r.start, r.end, self.link_lane(s));
             self.t = r.end;
             self.events += 1;
             self.done(w, r.node);
@@ -881,9 +878,7 @@ impl Sim<'_> {
     fn finish_chunk(&mut self, c: Ended) {
         let k = c.conn as usize;
         let (w, s) = self.slot_of(k);
-        if self.tracing(w) {
-            self.keep(w, c.node, c.start, self.t, self.link_lane(s));
-        }
+        self.record(w, c.node, c.start, self.t, self.link_lane(s));
         self.busy[k] = false;
         let rest = self.rest[k];
         if rest > 0.0 {
