@@ -1,22 +1,26 @@
 //! Li et al. applied to a scenario: the profile (given or generated), the
-//! throughput for W = 1 … max over several seeds, the link bound, Cynthia's
-//! coarse estimate the paper compares against, and one synthetic timeline.
+//! throughput for W = 1 … max over several seeds, the link bound, the
+//! coarse estimates the paper compares against (Cynthia's; Lin et al.'s in
+//! this product's reading), and one synthetic timeline.
 
 use serde::{Deserialize, Serialize};
 
 use super::generate::from_layers;
+use super::lin::{steps_to_trace, Lin};
 use super::profile::{Profile, Resource};
 use super::section::{self, LiSettings, StreamOrder, ID};
 use super::sim::{simulate, Flow, Order, Outcome, Parse, Setup};
 use crate::scenario::validate::err;
 use crate::scenario::{FieldError, Scenario};
 
-/// One W of the sweep: its simulated spread, and Cynthia's estimate
-/// `WK / (T_p·max(1, W·U_1) + 2T_C)` beside it.
+/// One W of the sweep: its simulated spread, and beside it Cynthia's
+/// estimate `WK / (T_p·max(1, W·U_1) + 2T_C)` and Lin et al.'s (none when
+/// no one-worker step could be measured for it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Point {
     pub sim: Spread,
     pub cynthia: f64,
+    pub lin: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,6 +40,8 @@ pub struct LiEvaluation {
     pub t_p: f64,
     pub t_c: f64,
     pub u_1: f64,
+    /// Lin et al.'s phases, measured on one worker's steps.
+    pub lin: Option<Lin>,
     pub timeline: Outcome,
     pub timeline_workers: u32,
 }
@@ -289,6 +295,18 @@ pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
             ..base.clone()
         },
     );
+    let traced = steps_to_trace(profile.ops.len(), set.steps);
+    let one = simulate(
+        &profile,
+        &Setup {
+            workers: 1,
+            steps: traced,
+            warmup: 0,
+            trace_steps: traced,
+            ..base.clone()
+        },
+    );
+    let lin = Lin::of(&profile, &one, servers);
     let e = LiEvaluation {
         settings: set,
         profile,
@@ -301,6 +319,7 @@ pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
         t_p,
         t_c,
         u_1: 0.0,
+        lin,
         timeline,
         timeline_workers,
     };
@@ -308,7 +327,7 @@ pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
 }
 
 /// Adds the next W's spread (W = 1 first: Cynthia's `U_1` is its
-/// downlink share) with Cynthia's estimate beside it, and moves the
+/// downlink share) with the coarse estimates beside it, and moves the
 /// saturation point.
 pub fn push_point(e: &mut LiEvaluation, sim: Spread) {
     let w = sim.workers;
@@ -320,6 +339,7 @@ pub fn push_point(e: &mut LiEvaluation, sim: Spread) {
     e.points.push(Point {
         sim,
         cynthia: wf * batch / (e.t_p * (wf * e.u_1).max(1.0) + 2.0 * e.t_c),
+        lin: e.lin.as_ref().map(|l| l.throughput(w, batch)),
     });
     let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
     e.saturation = e

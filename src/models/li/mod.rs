@@ -21,6 +21,7 @@ pub mod eval;
 pub mod files;
 mod fronted;
 pub mod generate;
+pub mod lin;
 pub mod link;
 pub mod links;
 mod model;

@@ -1,5 +1,5 @@
 //! Li et al.'s evaluation as the generic `Report`: throughput against W
-//! with its spread over seeds, the link bound and Cynthia's estimate, the
+//! with its spread over seeds, the link bound and the coarse estimates, the
 //! busy shares of the PS links, and one synthetic timeline.
 
 use super::eval::LiEvaluation;
@@ -89,7 +89,7 @@ fn headline(e: &LiEvaluation) -> Vec<Figure> {
 fn figures(e: &LiEvaluation) -> Vec<Figure> {
     let p = &e.profile;
     let set = &e.settings;
-    vec![
+    let mut f = vec![
         Figure::new("profile", "profile", Value::text(p.name.clone())),
         Figure::new("ops", "ops per step", Value::count(p.ops.len() as f64)),
         Figure::new(
@@ -155,7 +155,22 @@ fn figures(e: &LiEvaluation) -> Vec<Figure> {
                 }
             )),
         ),
-    ]
+    ];
+    if let Some(lin) = &e.lin {
+        let ph = &lin.phases;
+        for (key, label, v) in [
+            ("lin-down", "Lin et al.: downlink phase", ph.downlink),
+            ("lin-compute", "Lin et al.: computation phase", ph.compute),
+            ("lin-up", "Lin et al.: uplink phase", ph.uplink),
+            ("lin-rest", "Lin et al.: rest of the step", ph.rest),
+        ] {
+            f.push(
+                Figure::new(key, label, Value::num(v, Unit::Seconds))
+                    .source(format!("one worker, mean of {} steps", ph.steps)),
+            );
+        }
+    }
+    f
 }
 
 fn throughput_table(e: &LiEvaluation) -> Table {
@@ -168,6 +183,7 @@ fn throughput_table(e: &LiEvaluation) -> Table {
             Column::new("least of seeds", Unit::SamplesPerS),
             Column::new("most of seeds", Unit::SamplesPerS),
             Column::new("Cynthia's estimate", Unit::SamplesPerS),
+            Column::new("Lin et al.'s estimate", Unit::SamplesPerS),
             Column::new("downlink busy", Unit::Percent),
             Column::new("uplink busy", Unit::Percent),
         ],
@@ -181,13 +197,16 @@ fn throughput_table(e: &LiEvaluation) -> Table {
                     Value::num(p.sim.min, Unit::SamplesPerS),
                     Value::num(p.sim.max, Unit::SamplesPerS),
                     Value::num(p.cynthia, Unit::SamplesPerS),
+                    p.lin.map_or(Value::text("not measured"), |v| {
+                        Value::num(v, Unit::SamplesPerS)
+                    }),
                     Value::num(p.sim.down_busy, Unit::Percent),
                     Value::num(p.sim.up_busy, Unit::Percent),
                 ]
             })
             .collect(),
         caption: format!(
-            "Samples/s of the steps that end after every worker's first {} of {} steps and by the first worker's last step, over that time. Cynthia's estimate WK/(T_p·max(1, W·U_1) + 2T_C) is the coarse model the paper compares against.",
+            "Samples/s of the steps that end after every worker's first {} of {} steps and by the first worker's last step, over that time. Cynthia's estimate WK/(T_p·max(1, W·U_1) + 2T_C) and Lin et al.'s queueing estimate are the coarse models the paper compares against.",
             e.settings.warmup, e.settings.steps
         ),
         omitted_rows: 0,
@@ -207,35 +226,49 @@ fn throughput_chart(e: &LiEvaluation) -> Chart {
             label: "link bound".into(),
         });
     }
+    let mut series = vec![
+        Series::xy(
+            "simulated (mean of seeds)",
+            Style::LinePoints,
+            w.clone(),
+            col(|p| p.sim.mean),
+        ),
+        Series::xy(
+            "least of seeds",
+            Style::Points,
+            w.clone(),
+            col(|p| p.sim.min),
+        )
+        .hollow(vec![true; w.len()]),
+        Series::xy(
+            "most of seeds",
+            Style::Points,
+            w.clone(),
+            col(|p| p.sim.max),
+        )
+        .hollow(vec![true; w.len()]),
+        Series::xy(
+            "Cynthia's estimate",
+            Style::Line,
+            w.clone(),
+            col(|p| p.cynthia),
+        ),
+    ];
+    if e.lin.is_some() {
+        series.push(Series::xy(
+            "Lin et al.'s estimate",
+            Style::Line,
+            w,
+            col(|p| p.lin.unwrap_or(f64::NAN)),
+        ));
+    }
     Chart {
         key: "throughput".into(),
-        title: "Throughput vs workers: simulation, its spread, Cynthia's estimate".into(),
+        title: "Throughput vs workers: simulation, its spread, the coarse estimates".into(),
         x: Axis::new("workers W", Unit::Count),
         y: Axis::new("throughput", Unit::SamplesPerS).from_zero(),
         y2: None,
-        series: vec![
-            Series::xy(
-                "simulated (mean of seeds)",
-                Style::LinePoints,
-                w.clone(),
-                col(|p| p.sim.mean),
-            ),
-            Series::xy(
-                "least of seeds",
-                Style::Points,
-                w.clone(),
-                col(|p| p.sim.min),
-            )
-            .hollow(vec![true; w.len()]),
-            Series::xy(
-                "most of seeds",
-                Style::Points,
-                w.clone(),
-                col(|p| p.sim.max),
-            )
-            .hollow(vec![true; w.len()]),
-            Series::xy("Cynthia's estimate", Style::Line, w, col(|p| p.cynthia)),
-        ],
+        series,
         markers,
     }
 }
@@ -409,8 +442,34 @@ fn notes(e: &LiEvaluation) -> Vec<Note> {
             "The synthetic trace draws ops less than 1/{BARS_PER_ROW} of its span apart on one row as one bar (its hover names the first and last); the Perfetto download has every op."
         )));
     }
-    n.push(Note::info(
-        "Lin et al.'s queueing estimate, which the paper also compares against, is not drawn: the paper does not give its formula.",
-    ));
+    n.push(lin_note(e));
     n
+}
+
+fn lin_note(e: &LiEvaluation) -> Note {
+    let Some(lin) = &e.lin else {
+        return Note::info(
+            "Lin et al.'s queueing estimate is not drawn: no one-worker step could be measured for its phases (one step is over the timeline's segment limit, or takes no time).",
+        );
+    };
+    let ph = &lin.phases;
+    let ms = |s: f64| fmt_sig(s * 1e3);
+    let bound = lin.bound(f64::from(e.profile.batch));
+    let tends = if bound.is_finite() {
+        format!(
+            " It tends to {} samples/s, where overlaps stretch the link phases past bytes / B (link bound {} samples/s).",
+            fmt_sig(bound),
+            fmt_sig(e.link_bound)
+        )
+    } else {
+        String::new()
+    };
+    Note::info(format!(
+        "Lin et al.'s queueing estimate, in this product's reading (the paper gives its inputs, not its equations): one worker's step cut into phases as Lin et al. read packets, downlink {} ms, computation {} ms (from the last downlink's end to the first uplink's start), uplink {} ms, rest {} ms (mean of {} steps); W workers go through them one after another, each PS link direction a queue and the rest each worker's own, solved by mean value analysis.{tends}",
+        ms(ph.downlink),
+        ms(ph.compute),
+        ms(ph.uplink),
+        ms(ph.rest),
+        ph.steps,
+    ))
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { ID, open, pickExample, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
 
-export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread and Cynthia\'s estimate, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
+export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread, Cynthia\'s estimate and Lin et al.\'s queueing estimate saturating early, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
@@ -26,6 +26,14 @@ export async function run(ctx) {
   await drawAllCharts(page);
   const chart = await page.locator(ID('li-chart-throughput')).textContent();
   assert.match(chart, /Cynthia's estimate/);
+  assert.match(chart, /Lin et al.'s estimate/);
+  // Lin et al.'s model reads the uplink's spread over the backward pass as
+  // its service time: at batch 32 it saturates far below the simulation.
+  const linNote = await page.locator('.note', { hasText: "Lin et al.'s queueing estimate" }).first().textContent();
+  const uplinkPhase = numberIn(linNote.match(/uplink ([\d.,]+) ms/)?.[1] || '');
+  assert(uplinkPhase > 500 && uplinkPhase < 5000, `uplink phase ${uplinkPhase} ms in: ${linNote}`);
+  const linRow = await page.locator(`${ID('li-table-throughput')} tbody tr`).last().locator('td').nth(5).textContent();
+  assert(numberIn(linRow) < best / 2, `Lin et al. at W = 8: ${linRow} vs ${best}`);
   assert.match(chart, /least of seeds/);
   assert.match(chart, /link bound/);
   assert((await page.locator(`${ID('li-chart-timeline')} .barlayer .trace`).count()) >= 4, 'downlink, compute, uplink, PS update');
