@@ -209,6 +209,13 @@ fn label_annotation(x: Value, xref: &str, y: Value, yref: &str, label: &str) -> 
 fn markers(c: &Chart) -> (Vec<Value>, Vec<Value>) {
     let mut shapes = Vec::new();
     let mut notes = Vec::new();
+    // A horizontal label sits at the top right when its line is high (a
+    // bound the data reaches), where a vertical label at the top would run
+    // into it on a narrow screen: then the vertical one goes at the bottom.
+    let low = c.markers.iter().any(|m| match m {
+        Marker::Horizontal { label, .. } | Marker::Below { label, .. } => !label.is_empty(),
+        Marker::Vertical { .. } => false,
+    });
     for m in &c.markers {
         match m {
             Marker::Vertical { x, label } => {
@@ -222,9 +229,10 @@ fn markers(c: &Chart) -> (Vec<Value>, Vec<Value>) {
                     "line": { "color": REFERENCE, "dash": "dash", "width": 1 },
                 }));
                 if let (false, Some(ax)) = (label.is_empty(), annotation_pos(&c.x, v)) {
-                    let mut a = label_annotation(json!(ax), "x", json!(1), "paper", label);
+                    let y = if low { 0 } else { 1 };
+                    let mut a = label_annotation(json!(ax), "x", json!(y), "paper", label);
                     a["xanchor"] = json!("left");
-                    a["yanchor"] = json!("top");
+                    a["yanchor"] = json!(if low { "bottom" } else { "top" });
                     a["xshift"] = json!(3);
                     notes.push(a);
                 }
@@ -666,6 +674,31 @@ mod tests {
         let text = f.to_string();
         assert!(!text.contains("NaN"));
         assert!(serde_json::from_str::<Value>(&text).is_ok());
+    }
+
+    #[test]
+    fn a_vertical_label_leaves_the_top_to_a_horizontal_one() {
+        let mut c = chart(
+            Axis::new("workers", Unit::Count),
+            Axis::new("throughput", Unit::SamplesPerS),
+            vec![Series::xy("a", Style::Line, vec![1.0, 8.0], vec![1.0, 9.0])],
+        );
+        c.markers.push(Marker::Vertical {
+            x: 4.0,
+            label: "saturates".into(),
+        });
+        let alone = &figure(&c)["layout"]["annotations"][0];
+        assert_eq!((&alone["y"], &alone["yanchor"]), (&json!(1), &json!("top")));
+        c.markers.push(Marker::Horizontal {
+            y: 9.0,
+            label: "bound".into(),
+        });
+        let l = &figure(&c)["layout"]["annotations"];
+        assert_eq!(
+            (&l[0]["y"], &l[0]["yanchor"]),
+            (&json!(0), &json!("bottom"))
+        );
+        assert_eq!(l[1]["text"], "bound");
     }
 
     #[test]

@@ -453,7 +453,13 @@ fn lin_note(e: &LiEvaluation) -> Note {
         );
     };
     let ph = &lin.phases;
-    let ms = |s: f64| fmt_sig(s * 1e3);
+    let ms = |s: f64| {
+        if s < 1e-5 {
+            "under 0.01".to_string()
+        } else {
+            fmt_sig(s * 1e3)
+        }
+    };
     let bound = lin.bound(f64::from(e.profile.batch));
     let tends = if bound.is_finite() {
         format!(

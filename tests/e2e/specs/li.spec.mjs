@@ -39,6 +39,22 @@ export async function run(ctx) {
   assert((await page.locator(`${ID('li-chart-timeline')} .barlayer .trace`).count()) >= 4, 'downlink, compute, uplink, PS update');
   await ctx.screenshot(page, 'li');
 
+  // On a phone the saturation and link-bound labels do not run into each
+  // other (the bound's label takes the top right, the saturation's the
+  // bottom).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid="li-chart-throughput"] .main-svg');
+    return c && c.getBoundingClientRect().width < 390;
+  });
+  const labels = await page.evaluate(() => [...document.querySelectorAll('[data-testid="li-chart-throughput"] .annotation')]
+    .map((a) => ({ text: a.textContent, ...a.getBoundingClientRect().toJSON() })));
+  assert.equal(labels.length, 2, JSON.stringify(labels));
+  const [a, b] = labels;
+  const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  assert(apart, `labels overlap at 390 px: ${JSON.stringify(labels)}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // The synthetic trace downloads as Chrome Trace Event JSON for Perfetto.
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(ID('li-download-perfetto')).click()]);
   assert.match(dl.suggestedFilename(), /^li-trace-2-workers\.json$/);
