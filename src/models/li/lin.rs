@@ -30,6 +30,9 @@ pub struct Phases {
     pub compute: f64,
     pub uplink: f64,
     pub rest: f64,
+    /// How long the uplink transmission began before the downlink one
+    /// ended: the phases then add up to more than the step.
+    pub overlap: f64,
     /// Steps measured.
     pub steps: u32,
 }
@@ -106,6 +109,7 @@ pub fn phases(o: &Outcome) -> Option<Phases> {
         let received = step.down.map_or(before, |s| s.1);
         let sent = step.up.map_or(end, |s| s.0);
         let compute = (sent - received).max(0.0);
+        sum.overlap += (received - sent).max(0.0);
         sum.downlink += downlink;
         sum.compute += compute;
         sum.uplink += uplink;
@@ -122,6 +126,7 @@ pub fn phases(o: &Outcome) -> Option<Phases> {
         compute: sum.compute / n,
         uplink: sum.uplink / n,
         rest: sum.rest / n,
+        overlap: sum.overlap / n,
         steps: sum.steps,
     })
 }
@@ -286,6 +291,7 @@ mod tests {
         assert!(close(p.compute, 1.5));
         assert!(close(p.uplink, 1.5));
         assert!(close(p.rest, 0.25));
+        assert!(close(p.overlap, 0.0));
         assert!(close(p.step(), 9.5 / 2.0));
     }
 
@@ -300,6 +306,7 @@ mod tests {
         ]);
         let p = phases(&o).unwrap_or_default();
         assert!(close(p.compute, 0.0));
+        assert!(close(p.overlap, 1.0));
         assert!(close(p.rest, 0.0));
         assert!(close(p.step(), 5.0));
         assert!(phases(&outcome(vec![])).is_none());
@@ -313,6 +320,7 @@ mod tests {
                 compute: 1.0,
                 uplink: 1.0,
                 rest: 0.0,
+                overlap: 0.0,
                 steps: 1,
             },
             down_shares: vec![0.75, 0.25],

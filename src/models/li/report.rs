@@ -454,7 +454,9 @@ fn lin_note(e: &LiEvaluation) -> Note {
     };
     let ph = &lin.phases;
     let ms = |s: f64| {
-        if s < 1e-5 {
+        if s <= 0.0 {
+            "0".to_string()
+        } else if s < 1e-5 {
             "under 0.01".to_string()
         } else {
             fmt_sig(s * 1e3)
@@ -470,8 +472,16 @@ fn lin_note(e: &LiEvaluation) -> Note {
     } else {
         String::new()
     };
+    let overlap = if ph.overlap > 0.0 {
+        format!(
+            "; the uplink starts {} ms before the downlink ends, so the phases add up to more than the step",
+            ms(ph.overlap)
+        )
+    } else {
+        String::new()
+    };
     Note::info(format!(
-        "Lin et al.'s queueing estimate, in this product's reading (the paper gives its inputs, not its equations): one worker's step cut into phases as Lin et al. read packets, downlink {} ms, computation {} ms (from the last downlink's end to the first uplink's start), uplink {} ms, rest {} ms (mean of {} steps); W workers go through them one after another, each PS link direction a queue and the rest each worker's own, solved by mean value analysis.{tends}",
+        "Lin et al.'s queueing estimate, in this product's reading (the paper gives its inputs, not its equations): one worker's step cut into phases as Lin et al. read packets, downlink {} ms, computation {} ms (from the last downlink's end to the first uplink's start), uplink {} ms, rest {} ms (mean of {} steps{overlap}); W workers go through them one after another, each PS link direction a queue and the rest each worker's own, solved by mean value analysis.{tends}",
         ms(ph.downlink),
         ms(ph.compute),
         ms(ph.uplink),
