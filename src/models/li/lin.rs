@@ -15,8 +15,9 @@
 //!   (delays). Solved exactly by mean value analysis.
 //!
 //! With one worker it is the one-worker step, unless the transmissions
-//! overlap each other; with many it saturates at the longest link phase,
-//! which overlap stretches well past `bytes / B`.
+//! overlap each other; with many it saturates at the largest queue demand
+//! (with one PS, the longer link phase), which overlap stretches well past
+//! `bytes / B`.
 
 use serde::Serialize;
 
@@ -206,7 +207,8 @@ impl Lin {
         batch * mva(p.compute + p.rest, &self.queues(), w)
     }
 
-    /// Samples/s it tends to with many workers: the longest link phase.
+    /// Samples/s it tends to with many workers: batch over the largest
+    /// queue demand.
     pub fn bound(&self, batch: f64) -> f64 {
         let longest = self.queues().into_iter().fold(0.0, f64::max);
         if longest > 0.0 {
