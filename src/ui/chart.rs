@@ -4,8 +4,13 @@
 //! it wraps on a narrow screen, where plotly would cut it at both edges.
 //!
 //! A chart redraws only while it is on screen (or about to be): each
-//! `Plotly.react` costs ~25 ms, and an edit must not pay for charts the user
-//! cannot see. Scrolling a chart into view draws its newest figure.
+//! `Plotly.react` costs 30-200 ms by machine, and an edit must not pay for
+//! charts the user cannot see. Scrolling a chart into view draws its newest
+//! figure. Drawings wait in one queue and run one at a time, each cut into
+//! tasks of ~12 ms of plotly's work (`plotly_slices`), `aria-busy` meanwhile.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use leptos::html;
 use leptos::prelude::*;
@@ -13,6 +18,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use super::plotly_js;
+use super::task_queue::{Later, Queue};
 use crate::report::plotly::unescape;
 
 #[component]
@@ -27,6 +33,10 @@ pub fn Chart(
     #[prop(into)]
     filename: String,
 ) -> impl IntoView {
+    // Built once per change: the callers pass derived signals, and this
+    // component reads the figure four times (height, title, the drawing's
+    // trigger and the drawing).
+    let figure = Memo::new(move |_| figure.get());
     let node = NodeRef::<html::Div>::new();
     // The drawing's height, known before plotly draws: with it the chart
     // box is sized by CSS alone (`contain: strict`), so drawing one chart
@@ -49,57 +59,99 @@ pub fn Chart(
         })
     };
     let error = RwSignal::new(None::<String>);
+    // A drawing is under way (it takes several tasks): `aria-busy`, which
+    // also tells the tests a chart is not finished yet.
+    let busy = RwSignal::new(false);
     let visible = RwSignal::new(false);
-    let drawn = StoredValue::new(None::<Value>);
-    Effect::new(move |_| {
-        if let Some(el) = node.get() {
-            observe_visibility(&el, visible);
+    // The figure last drawn and the width it was drawn at [px].
+    let drawn = StoredValue::new(None::<(Value, i32)>);
+    // The page's width changed: a chart is redrawn at its new width, by
+    // this queue, sliced (not by plotly's own resize handler, which would
+    // redraw every chart at once, each in one piece).
+    let resized = Trigger::new();
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| resized.notify());
+    on_cleanup(move || on_resize.remove());
+    // Outlives the component while a drawing is under way: see `Drawing`.
+    let drawing = Rc::new(Drawing::default());
+    Effect::new({
+        let drawing = Rc::clone(&drawing);
+        move |_| {
+            if let Some(el) = node.get() {
+                observe_visibility(&el, visible);
+                drawing.attach(&el);
+            }
         }
     });
-    // One drawing per browser task (see `draw_queue`); the job reads the
+    // One drawing at a time, queued (`Queue::Draws`); the job reads the
     // newest figure when its turn comes, so queued edits coalesce.
     let queued = StoredValue::new(false);
-    let draw = move || {
-        let _ = queued.try_set_value(false);
-        let (Some(Some(el)), Some(Some(fig)), Some(true)) = (
-            node.try_get_untracked(),
-            figure.try_get_untracked(),
-            visible.try_get_untracked(),
-        ) else {
-            return;
-        };
-        if drawn
-            .try_with_value(|d| d.as_ref() == Some(&fig))
-            .unwrap_or(true)
-        {
-            return;
+    let draw = {
+        let drawing = Rc::clone(&drawing);
+        move |sliced: bool| -> Option<Later> {
+            let _ = queued.try_set_value(false);
+            let (Some(Some(el)), Some(Some(fig)), Some(true)) = (
+                node.try_get_untracked(),
+                figure.try_get_untracked(),
+                visible.try_get_untracked(),
+            ) else {
+                return None;
+            };
+            let width = el.client_width();
+            if drawing.busy.get()
+                || drawn
+                    .try_with_value(|d| d.as_ref().is_some_and(|(f, w)| *w == width && *f == fig))
+                    .unwrap_or(true)
+            {
+                return None;
+            }
+            drawn.set_value(Some((fig.clone(), width)));
+            let drawing = Rc::clone(&drawing);
+            Some(Box::pin(async move {
+                drawing.busy.set(true);
+                let _ = busy.try_set(true);
+                let slicer = drawing.slicer.borrow().clone();
+                let el: &web_sys::HtmlElement = &el;
+                let result = plotly_js::react(el, &fig, slicer.as_deref(), !sliced).await;
+                drawing.busy.set(false);
+                let _ = busy.try_set(false);
+                if drawing.removed.get() {
+                    drawing.finish(el);
+                } else {
+                    let _ = error.try_set(result.err());
+                }
+            }))
         }
-        drawn.set_value(Some(fig.clone()));
-        spawn_local(async move {
-            let el: &web_sys::HtmlElement = &el;
-            let _ = error.try_set(plotly_js::react(el, &fig).await.err());
-        });
     };
-    Effect::new(move |_| {
-        figure.track();
-        let (Some(_), true) = (node.get(), visible.get()) else {
-            return;
-        };
-        if !queued.get_value() {
-            queued.set_value(true);
-            draw_queue::push(Box::new(draw));
+    Effect::new({
+        let draw = draw.clone();
+        move |_| {
+            figure.track();
+            resized.track();
+            let (Some(_), true) = (node.get(), visible.get()) else {
+                return;
+            };
+            if !queued.get_value() {
+                queued.set_value(true);
+                let draw = draw.clone();
+                Queue::Draws.push(Box::new(move || draw(true)));
+            }
         }
     });
     // Printing (or a full-page capture through print) needs every chart,
-    // not only those near the viewport: draw this one now, in the event.
+    // not only those near the viewport: draw this one now, in the event,
+    // in one piece (plotly then draws synchronously).
     let printing = window_event_listener(leptos::ev::beforeprint, move |_| {
         let _ = visible.try_update_untracked(|v| *v = true);
-        draw();
+        if let Some(done) = draw(false) {
+            spawn_local(done);
+        }
     });
     on_cleanup(move || printing.remove());
+    // Cleanups run before the owner's stored values go.
+    let drawing = StoredValue::new_local(drawing);
     on_cleanup(move || {
         if let Some(el) = node.get_untracked() {
-            plotly_js::purge(&el);
+            let _ = drawing.try_with_value(|d| d.remove(&el));
         }
     });
     let filename = StoredValue::new(filename);
@@ -127,13 +179,48 @@ pub fn Chart(
     view! {
         <figure class="chart-wrap">
             <figcaption class="chart-title" data-testid=title_testid>{title}</figcaption>
-            <div class="chart" node_ref=node data-testid=testid style:height=height></div>
+            <div class="chart" node_ref=node data-testid=testid style:height=height aria-busy=move || busy.get().then_some("true")></div>
             <div class="chart-actions">
                 <button type="button" class="small" on:click=export("svg") data-testid=svg_testid>"SVG"</button>
                 <button type="button" class="small" on:click=export("png") data-testid=png_testid>"PNG"</button>
                 {move || error.get().map(|e| view! { <span class="field-error">"chart: " {e}</span> })}
             </div>
         </figure>
+    }
+}
+
+/// A chart's drawing state, shared with the drawing under way, which can
+/// outlive the component: removed mid-drawing, the chart cancels it (its
+/// next pause fails) and is purged when it stops.
+#[derive(Default)]
+struct Drawing {
+    slicer: RefCell<Option<Rc<plotly_js::Slicer>>>,
+    busy: Cell<bool>,
+    removed: Cell<bool>,
+}
+
+impl Drawing {
+    fn attach(&self, el: &web_sys::HtmlElement) {
+        let mut slicer = self.slicer.borrow_mut();
+        if slicer.is_none() {
+            *slicer = plotly_js::Slicer::install(el).map(Rc::new);
+        }
+    }
+
+    fn remove(&self, el: &web_sys::HtmlElement) {
+        self.removed.set(true);
+        if self.busy.get() {
+            if let Some(s) = self.slicer.borrow().as_ref() {
+                s.cancel();
+            }
+        } else {
+            self.finish(el);
+        }
+    }
+
+    fn finish(&self, el: &web_sys::HtmlElement) {
+        plotly_js::purge(el);
+        self.slicer.borrow_mut().take();
     }
 }
 
@@ -160,63 +247,5 @@ fn observe_visibility(el: &web_sys::HtmlElement, visible: RwSignal<bool>) {
         }
         // No IntersectionObserver: draw always.
         Err(_) => visible.set(true),
-    }
-}
-
-/// Chart drawings wait here and run one per browser task: plotly draws
-/// synchronously (25-40 ms a chart), so drawing every chart of a new report
-/// in one task would hold the page for their sum.
-mod draw_queue {
-    use std::cell::{Cell, RefCell};
-    use std::collections::VecDeque;
-
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-
-    type Job = Box<dyn FnOnce()>;
-
-    thread_local! {
-        static JOBS: RefCell<VecDeque<Job>> = RefCell::new(VecDeque::new());
-        static SCHEDULED: Cell<bool> = const { Cell::new(false) };
-    }
-
-    pub fn push(job: Job) {
-        JOBS.with(|q| q.borrow_mut().push_back(job));
-        schedule();
-    }
-
-    /// Runs the next job in a task of its own after the next frame, so
-    /// the browser lays out and paints what changed (new numbers, a new
-    /// report) in its own frame, not inside plotly's measurements.
-    fn schedule() {
-        if SCHEDULED.with(|s| s.replace(true)) {
-            return;
-        }
-        let Some(w) = web_sys::window() else {
-            SCHEDULED.with(|s| s.set(false));
-            return;
-        };
-        let run = Closure::once_into_js(run_one);
-        let after_frame = Closure::once_into_js(move || {
-            if let Some(w) = web_sys::window() {
-                let _ = w.set_timeout_with_callback(run.unchecked_ref());
-            }
-        });
-        if w.request_animation_frame(after_frame.unchecked_ref())
-            .is_err()
-        {
-            SCHEDULED.with(|s| s.set(false));
-        }
-    }
-
-    fn run_one() {
-        SCHEDULED.with(|s| s.set(false));
-        let job = JOBS.with(|q| q.borrow_mut().pop_front());
-        if let Some(job) = job {
-            job();
-        }
-        if JOBS.with(|q| !q.borrow().is_empty()) {
-            schedule();
-        }
     }
 }

@@ -14,11 +14,13 @@ mod instance_select;
 mod li_inputs;
 mod li_trace;
 mod plotly_js;
+mod plotly_slices;
 mod report_view;
 mod runtime;
 mod spotdnn_inputs;
 mod stash_inputs;
 mod state;
+mod task_queue;
 mod toolbar;
 
 mod views;

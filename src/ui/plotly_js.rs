@@ -6,6 +6,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+pub use super::plotly_slices::Slicer;
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = Plotly, js_name = react, catch)]
@@ -38,10 +40,17 @@ fn describe(e: &JsValue) -> String {
         .unwrap_or_else(|| "plotly.js failed".into())
 }
 
-/// Draws or updates a figure; reports failure instead of throwing.
-pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), String> {
+/// Draws or updates a figure; reports failure instead of throwing. With a
+/// `slicer`, plotly's work is cut into several tasks (`plotly_slices`)
+/// unless `whole`.
+pub async fn react(
+    el: &web_sys::HtmlElement,
+    figure: &Value,
+    slicer: Option<&Slicer>,
+    whole: bool,
+) -> Result<(), String> {
+    // Not `responsive`: the chart component redraws on a resize itself.
     let config = serde_json::json!({
-        "responsive": true,
         "displaylogo": false,
         "modeBarButtonsToRemove": ["sendDataToCloud", "editInChartStudio"],
     });
@@ -50,12 +59,21 @@ pub async fn react(el: &web_sys::HtmlElement, figure: &Value) -> Result<(), Stri
     if dark_theme() {
         dark(&mut layout);
     }
-    let p = plotly_react(el, &js(&figure["data"]), &js(&layout), &js(&config))
-        .map_err(|e| describe(&e))?;
-    JsFuture::from(p)
-        .await
-        .map(|_| ())
-        .map_err(|e| describe(&e))
+    let (data, layout, config) = (js(&figure["data"]), js(&layout), js(&config));
+    if let Some(s) = slicer {
+        s.whole(whole);
+        s.start();
+    }
+    let drawing = plotly_react(el, &data, &layout, &config);
+    if let Some(s) = slicer {
+        // Plotly has done all it does synchronously.
+        s.whole(false);
+    }
+    match drawing {
+        Ok(p) => JsFuture::from(p).await.map(|_| ()),
+        Err(e) => Err(e),
+    }
+    .map_err(|e| describe(&e))
 }
 
 /// The layout as the page draws it: the title is the chart's HTML caption
@@ -66,11 +84,24 @@ fn on_page(layout: &mut Value, data: &Value, width: f64) {
         return;
     };
     l.remove("title");
+    // Drawn at the box's width now; a resize draws again (`chart.rs`).
+    if width > 0.0 {
+        l.entry("width").or_insert_with(|| width.into());
+    }
     let m = |k: &str| l.get("margin").and_then(|m| m[k].as_f64()).unwrap_or(0.0);
     let room = (width - m("l") - m("r")).max(100.0);
     let rows = legend_rows(data, room);
     if let Some(margin) = l.get_mut("margin").and_then(Value::as_object_mut) {
         margin.insert("t".into(), (12.0 + 20.0 * rows).into());
+    }
+    // Plotly's default hides tick labels that pass the chart's edge, which
+    // measures every label: a third of drawing an axis with many (a
+    // timeline's rows). The chart box clips them anyway.
+    for (key, axis) in l.iter_mut() {
+        if let Some(a) = axis.as_object_mut().filter(|_| key.contains("axis")) {
+            a.entry("ticklabeloverflow")
+                .or_insert_with(|| "allow".into());
+        }
     }
 }
 

@@ -23,6 +23,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
+use super::task_queue::Queue;
 use super::workers::module_worker;
 use crate::parts::{Handout, Splits};
 use crate::runtime::{
@@ -377,18 +378,27 @@ impl Runtime {
 
     /// A worker's message handler: each answer, read, to `f` (the runtime
     /// held weakly, so a dropped page frees its workers).
+    /// A worker's messages are read (parsed) as they come and acted on in
+    /// a task of their own each, in order: a report's parse and the page
+    /// it renders would otherwise share one task.
     fn on_message(
         &self,
         f: impl Fn(Runtime, FromWorker) + 'static,
     ) -> Closure<dyn FnMut(MessageEvent)> {
         let weak = Rc::downgrade(&self.0);
+        let f = Rc::new(f);
         Closure::new(move |ev: MessageEvent| {
-            let Some(inner) = weak.upgrade() else { return };
             let Some(text) = ev.data().as_string() else {
                 return;
             };
             if let Ok(msg) = serde_json::from_str::<FromWorker>(&text) {
-                f(Runtime(inner), msg);
+                let (weak, f) = (weak.clone(), Rc::clone(&f));
+                Queue::Inbox.push(Box::new(move || {
+                    if let Some(inner) = weak.upgrade() {
+                        f(Runtime(inner), msg);
+                    }
+                    None
+                }));
             }
         })
     }

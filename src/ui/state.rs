@@ -498,7 +498,7 @@ impl AppState {
         let follow = move || {
             // Back to the page as opened without a link: the example.
             let frag = read_hash().unwrap_or_else(|| encode_fragment(&Scenario::example()));
-            if state.current_link().as_deref() == Some(frag.as_str()) {
+            if state.current_link().and_then(Result::ok).as_deref() == Some(frag.as_str()) {
                 return;
             }
             match open_link(&frag) {
@@ -525,11 +525,13 @@ impl AppState {
         self.address_bar.with_value(AddressBar::flush);
     }
 
-    /// The share fragment of the current scenario, once the worker made it.
-    pub fn current_link(&self) -> Option<String> {
+    /// The share fragment of the current scenario, or why it has none,
+    /// once the worker said (compressing a large scenario takes a while:
+    /// the page does not do it again).
+    pub fn current_link(&self) -> Option<Result<String, String>> {
         let rev = self.revision.get_untracked();
         self.link.with_untracked(|l| match l {
-            Some((id, Ok(f))) if *id == rev => Some(f.clone()),
+            Some((id, made)) if *id == rev => Some(made.clone()),
             _ => None,
         })
     }

@@ -57,7 +57,7 @@ pub fn Toolbar() -> impl IntoView {
             // The current scenario, not the address bar: that may still hold
             // a link this page could not open.
             state.flush_address();
-            let made = state.current_link().map(Ok);
+            let made = state.current_link();
             let url = match made
                 .unwrap_or_else(|| sc.with_untracked(encode_share).map_err(|e| e.to_string()))
             {

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
+use super::fields::gradual;
 use super::report_view::{slot_figure, ChartTable, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
 use super::{
@@ -258,15 +259,27 @@ pub fn InputsView() -> impl IntoView {
         InputTab::Workload => view! { <workload_panel::WorkloadPanel /> }.into_any(),
         InputTab::Cluster => view! { <cluster_panel::ClusterPanel /> }.into_any(),
         InputTab::Catalog => view! { <catalog_panel::CatalogPanel /> }.into_any(),
-        InputTab::Models => view! {
+        InputTab::Models => view! { <ModelPanels /> }.into_any(),
+    }
+}
+
+/// The goals and each model's inputs, one panel per frame: built in one
+/// task, the six took over 100 ms on a slow machine. `aria-busy` until the
+/// last is built.
+#[component]
+fn ModelPanels() -> impl IntoView {
+    const PANELS: usize = 6;
+    let built = gradual(Signal::derive(|| PANELS), 1);
+    let from = move |n: usize| move || built.get() >= n;
+    view! {
+        <div class="panels" aria-busy=move || (built.get() < PANELS).then_some("true")>
             <goals_panel::GoalsPanel />
-            <cynthia_inputs::CynthiaInputs />
-            <zeng_inputs::ZengInputs />
-            <spotdnn_inputs::SpotDnnInputs />
-            <stash_inputs::StashInputs />
-            <li_inputs::LiInputs />
-        }
-        .into_any(),
+            <Show when=from(2)><cynthia_inputs::CynthiaInputs /></Show>
+            <Show when=from(3)><zeng_inputs::ZengInputs /></Show>
+            <Show when=from(4)><spotdnn_inputs::SpotDnnInputs /></Show>
+            <Show when=from(5)><stash_inputs::StashInputs /></Show>
+            <Show when=from(6)><li_inputs::LiInputs /></Show>
+        </div>
     }
 }
 

@@ -64,10 +64,12 @@ export async function eachInputSection(page, fn) {
   }
 }
 
-/** Opens the input section `tab` (workload, cluster, catalog, models). */
+/** Opens the input section `tab` (workload, cluster, catalog, models) and
+ *  waits until its panels are built (the models' take a few frames). */
 export async function showInputs(page, tab) {
   const t = page.locator(ID(`inputs-${tab}`));
   if ((await t.getAttribute('aria-selected')) !== 'true') await t.click();
+  await page.waitForFunction(() => !document.querySelector('.inputs .panels[aria-busy="true"]'));
 }
 
 /** Loads shipped example `i` from the Examples menu. */
@@ -108,6 +110,22 @@ export async function chartText(page, testid) {
 
 export const within = (got, want, rel) => Math.abs(got - want) <= Math.abs(want) * rel;
 
+/** A chart draws in several tasks, `aria-busy` meanwhile, and again at a
+ *  new width: waits until the chart `locator` (a `.chart` element) has a
+ *  finished drawing as wide as its box. */
+export async function chartDrawn(locator) {
+  await locator.locator('.main-svg').first().waitFor();
+  await locator.evaluate((el) => new Promise((done) => {
+    const check = () => {
+      const svg = el.querySelector('.main-svg');
+      const fits = !svg || el.clientWidth === 0 || Math.abs(svg.getBoundingClientRect().width - el.clientWidth) < 1;
+      if (el.getAttribute('aria-busy') === 'true' || !fits) requestAnimationFrame(check);
+      else done();
+    };
+    check();
+  }));
+}
+
 /** Charts draw only near the viewport: scroll each into view, wait for it,
  *  then return to the top (for full-page screenshots). */
 export async function drawAllCharts(page) {
@@ -115,7 +133,7 @@ export async function drawAllCharts(page) {
   const n = await charts.count();
   for (let i = 0; i < n; i++) {
     await charts.nth(i).scrollIntoViewIfNeeded();
-    await charts.nth(i).locator('.main-svg').first().waitFor();
+    await chartDrawn(charts.nth(i));
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }

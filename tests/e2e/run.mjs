@@ -11,7 +11,8 @@
 //   CHROMIUM     browser executable (default: /usr/bin/chromium)
 //   SPECS_DIR    directory holding *.spec.mjs files (default: tests/e2e/specs)
 //   SCREENSHOTS  directory for ctx.screenshot() (default: <repo>/docs/screenshots)
-//   SPEC_TIMEOUT_MS  per-spec time limit (default: 60000)
+//   SPEC_TIMEOUT_MS  per-spec time limit (default: 60000; a spec that exports
+//                    `timeoutMs` gets the larger of the two)
 //   HEADED=1     show the browser window (debugging only)
 //
 // Each spec module exports `name` (string) and `async function run(ctx)`. The context:
@@ -23,6 +24,8 @@
 //   await ctx.screenshot(page, 'name')   saves SCREENSHOTS/name.png (full page)
 //   ctx.assert                  assert(cond, msg), .equal, .notEqual, .match, .ok, .fail
 //   ctx.log(...args)            indented log line under the spec
+//   await ctx.exempt(page, why, fn)  runs fn; long tasks begun meanwhile are printed, not
+//                               failed (printing, which blocks by design)
 //
 // Every page also records main-thread long tasks (PerformanceObserver 'longtask') that start
 // after the page's first render (the app's performance mark 'ddnn-first-render'), read when
@@ -54,15 +57,19 @@ const LONG_TASK_MS = Number(process.env.LONG_TASK_MS || 100);
 const LONG_TASK_TARGET_MS = 50;
 const ENFORCE_LONG_TASKS = process.env.LONG_TASKS !== 'report';
 
-// Long tasks over `limit` after the first render: { ms, text }.
-async function longTasksAfterFirstRender(page, limit) {
-  return page.evaluate((limit) => {
+// Long tasks over `limit` after the first render: { ms, text, exempt }.
+// `exempt`: the task began in an interval a spec declared (ctx.exempt).
+async function longTasksAfterFirstRender(page, limit, exempt = []) {
+  return page.evaluate(({ limit, exempt }) => {
     const mark = performance.getEntriesByName('ddnn-first-render')[0];
     if (!mark) return [];
     return (window.__ddnnLongTasks || [])
       .filter((t) => t.start >= mark.startTime && t.ms > limit)
-      .map((t) => ({ ms: t.ms, text: `${t.ms.toFixed(0)} ms at ${t.start.toFixed(0)} ms (${location.hash.length > 40 ? location.hash.slice(0, 40) + '…' : location.hash || location.pathname})` }));
-  }, limit);
+      .map((t) => {
+        const why = exempt.find(([from, to]) => t.start >= from && t.start <= to)?.[2];
+        return { ms: t.ms, exempt: why, text: `${t.ms.toFixed(0)} ms at ${t.start.toFixed(0)} ms (${location.hash.length > 40 ? location.hash.slice(0, 40) + '…' : location.hash || location.pathname})${why ? ` during ${why}` : ''}` };
+      });
+  }, { limit, exempt });
 }
 
 const CHROMIUM_ARGS = [
@@ -144,7 +151,7 @@ async function loadSpecs(filters) {
       throw new Error(`${f}: a spec must export \`name\` (string) and \`async function run(ctx)\``);
     }
     if (filters.length && !filters.some((x) => mod.name.includes(x) || f.includes(x))) continue;
-    specs.push({ file: f, name: mod.name, run: mod.run, contextOptions: mod.contextOptions });
+    specs.push({ file: f, name: mod.name, run: mod.run, contextOptions: mod.contextOptions, timeoutMs: mod.timeoutMs });
   }
   return specs;
 }
@@ -174,9 +181,9 @@ async function runSpec(spec, context, baseUrl) {
   // Long tasks over the limit, counted apart: only they allow a re-run.
   const slowTasks = [];
   const readLongTasks = async (page) => {
-    const slow = await longTasksAfterFirstRender(page, LONG_TASK_TARGET_MS).catch(() => []);
-    for (const { ms, text } of slow) {
-      if (ENFORCE_LONG_TASKS && ms > LONG_TASK_MS) {
+    const slow = await longTasksAfterFirstRender(page, LONG_TASK_TARGET_MS, page.__exempt || []).catch(() => []);
+    for (const { ms, text, exempt } of slow) {
+      if (ENFORCE_LONG_TASKS && ms > LONG_TASK_MS && !exempt) {
         slowTasks.push(`main-thread task over ${LONG_TASK_MS} ms after the first render: ${text}`);
       } else {
         log(`long task (target ${LONG_TASK_TARGET_MS} ms): ${text}`);
@@ -236,6 +243,18 @@ async function runSpec(spec, context, baseUrl) {
       );
       return page;
     },
+    // Runs `fn`; the page's tasks that begin meanwhile are printed, never
+    // failed. Only for what blocks by design: printing lays out and draws
+    // everything in the \`beforeprint\` event's task.
+    async exempt(page, why, fn) {
+      const now = () => page.evaluate(() => performance.now());
+      const from = await now();
+      try {
+        return await fn();
+      } finally {
+        (page.__exempt ||= []).push([from, await now(), why]);
+      }
+    },
     async screenshot(page, name) {
       assert(/^[A-Za-z0-9_.-]+$/.test(name), `bad screenshot name ${fmt(name)}`);
       await fsp.mkdir(SCREENSHOTS, { recursive: true });
@@ -247,11 +266,9 @@ async function runSpec(spec, context, baseUrl) {
   };
 
   let timer;
+  const limit = Math.max(SPEC_TIMEOUT_MS, spec.timeoutMs || 0);
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(
-      () => reject(new SpecTimeout(`timed out after ${SPEC_TIMEOUT_MS / 1000} s`)),
-      SPEC_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new SpecTimeout(`timed out after ${limit / 1000} s`)), limit);
   });
   let error = null;
   try {

@@ -152,19 +152,19 @@ fn an_inception_sized_timeline_draws_few_bars_and_covers_every_op() {
             .sum::<usize>();
     }
     // Two workers, three steps of 1,512 ops: 9,072 ops in service, drawn
-    // as at most ~2 × 300 bars per row.
+    // as at most ~2 × 120 bars per row.
     assert_eq!(ops, 2 * 3 * 1512);
     assert!(
-        bars <= rows.len() * 600,
+        bars <= rows.len() * 240,
         "{bars} bars over {} rows",
         rows.len()
     );
-    assert!(bars < 3000, "{bars} bars");
+    assert!(bars < 1000, "{bars} bars");
     assert!(
         chart.title.contains("nearby ops as one bar"),
         "{}",
         chart.title
     );
-    assert!(r.notes.iter().any(|n| n.text.contains("1/300 of its span")
+    assert!(r.notes.iter().any(|n| n.text.contains("1/120 of its span")
         && n.text.contains("the Perfetto download has every op")));
 }

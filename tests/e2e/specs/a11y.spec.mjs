@@ -4,6 +4,10 @@ import { INPUT_TABS, eachInputSection, open, pickExample, showView, showInputs }
 
 export const name = 'accessibility: axe-core finds no serious or critical violation on any results view (chart tables closed and open) or input tab, with each model example loaded, in light and dark themes; every control has a name and every numeric field its unit';
 
+// Six views, seven examples, four input tabs, two themes: about 40 s on a
+// quick machine, over the default 60 s on a slow one.
+export const timeoutMs = 150_000;
+
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ID, open, numberIn, setField, drawAllCharts, showView, showInputs } from '../planner.mjs';
+import { ID, open, numberIn, setField, chartDrawn, drawAllCharts, showView, showInputs } from '../planner.mjs';
 
 export const name = 'Cynthia: preset → plan → cost curves; loss-curve fit; a shared link reproduces the plan';
 
@@ -78,7 +78,7 @@ export async function run(ctx) {
   assert(beta0 > 0, `β0 ${beta0}`);
 
   await page.locator(ID('cynthia-chart-loss-fit')).scrollIntoViewIfNeeded();
-  await page.locator(`${ID('cynthia-chart-loss-fit')} .main-svg`).first().waitFor();
+  await chartDrawn(page.locator(ID('cynthia-chart-loss-fit')));
   assert.match(await page.locator(ID('cynthia-chart-loss-fit-title')).textContent(), /R² = 0\.9/);
 
   // An ASP curve depends on the run's worker count (Eq. 1's √n): the

@@ -1,6 +1,6 @@
-import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn, showView, showInputs } from '../planner.mjs';
+import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn, pickExample, showView, showInputs } from '../planner.mjs';
 
-export const name = 'editing inputs updates the result; bad values keep the last good result';
+export const name = 'editing inputs updates the result; bad values keep the last good result; switching views while charts draw leaves no error and no chart half drawn';
 
 export async function run(ctx) {
   const { assert } = ctx;
@@ -60,4 +60,23 @@ export async function run(ctx) {
   assert(!/hardware\.catalog/.test(await label.textContent()), 'the message names the device, not a path');
   await page.locator(ID('zeng-stale')).waitFor();
   assert(Number.isFinite(await iterationSeconds(page)), 'no inf on screen');
+
+  // A chart draws over several tasks: views switched meanwhile remove
+  // charts mid-drawing (their drawing stops at its next pause). The
+  // harness fails the spec on any page error this leaves.
+  const churn = await open(ctx);
+  await pickExample(churn, 2);
+  const views = ['overview', 'zeng', 'cynthia', 'overview', 'cynthia', 'zeng'];
+  for (let i = 0; i < 36; i++) {
+    await churn.locator(ID(`view-${views[i % views.length]}`)).click();
+    await churn.waitForTimeout(5 + ((i * 7) % 60));
+  }
+  // Every chart on the first screen is drawn in the end, none busy.
+  const state = () => churn.evaluate(() => [...document.querySelectorAll('.chart')]
+    .filter((c) => c.getBoundingClientRect().top < innerHeight)
+    .map((c) => ({ id: c.dataset.testid, busy: c.getAttribute('aria-busy') === 'true', drawn: !!c.querySelector('.main-svg') })));
+  const settled = (charts) => charts.length > 0 && charts.every((c) => !c.busy && c.drawn);
+  for (let i = 0; i < 150 && !settled(await state()); i++) await churn.waitForTimeout(100);
+  const left = await state();
+  assert(settled(left), `charts on the first screen, drawn and not busy: ${JSON.stringify(left)}`);
 }

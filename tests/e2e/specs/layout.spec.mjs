@@ -1,4 +1,4 @@
-import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, drawAllCharts } from '../planner.mjs';
+import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, chartDrawn, drawAllCharts } from '../planner.mjs';
 
 export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first, no sideways scroll and chart titles that fit; the title follows the inputs; dark theme';
 
@@ -19,8 +19,8 @@ export async function run(ctx) {
   // The cifar10 example has prices and a profile: timeline beside the cost
   // curves, both starting on the first screen at 1280×800, no scrolling.
   await pickExample(page, 2);
-  await page.locator(`${ID('overview-chart-cost')} .main-svg`).first().waitFor();
-  await page.locator(`${ID('overview-chart-timeline')} .main-svg`).first().waitFor();
+  await chartDrawn(page.locator(ID('overview-chart-cost')));
+  await chartDrawn(page.locator(ID('overview-chart-timeline')));
   const tl = await box(page, 'overview-chart-timeline');
   const cost = await box(page, 'overview-chart-cost');
   assert(Math.abs(tl.y - cost.y) < 2 && cost.x > tl.x + tl.width - 2, `side by side: ${JSON.stringify({ tl, cost })}`);

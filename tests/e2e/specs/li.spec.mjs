@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ID, open, pickExample, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
+import { ID, open, pickExample, setField, showView, showInputs, chartDrawn, drawAllCharts, numberIn } from '../planner.mjs';
 
 export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread, Cynthia\'s estimate and Lin et al.\'s queueing estimate saturating early, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
 
@@ -47,6 +47,7 @@ export async function run(ctx) {
     const c = document.querySelector('[data-testid="li-chart-throughput"] .main-svg');
     return c && c.getBoundingClientRect().width < 390;
   });
+  await chartDrawn(page.locator(ID('li-chart-throughput')));
   const labels = await page.evaluate(() => [...document.querySelectorAll('[data-testid="li-chart-throughput"] .annotation')]
     .map((a) => ({ text: a.textContent, ...a.getBoundingClientRect().toJSON() })));
   assert.equal(labels.length, 2, JSON.stringify(labels));

@@ -1,4 +1,4 @@
-import { ID, open, setField, waitIteration, iterationSeconds, drawAllCharts, showInputs } from '../planner.mjs';
+import { ID, open, setField, waitIteration, iterationSeconds, chartDrawn, drawAllCharts, showInputs } from '../planner.mjs';
 
 export const name = 'a shared link reproduces the result; the embed view renders';
 
@@ -42,7 +42,7 @@ export async function run(ctx) {
   await card.setViewportSize({ width: 640, height: 480 });
   await card.goto(cardSrc, { waitUntil: 'load' });
   await card.locator(ID('embed-card')).waitFor();
-  await card.locator(`${ID('card-chart-timeline')} .main-svg`).first().waitFor();
+  await chartDrawn(card.locator(ID('card-chart-timeline')));
   assert.equal(await iterationSeconds(card), t, 'the card shows the same result');
   assert.equal(await card.evaluate(() => document.documentElement.scrollWidth), 640, 'fits a 640 px column');
   const back = await card.locator(ID('card-open')).getAttribute('href');
