@@ -190,8 +190,8 @@ pub fn Chart(
 }
 
 /// A chart's drawing state, shared with the drawing under way, which can
-/// outlive the component: removed mid-drawing, the chart cancels it (its
-/// next pause fails) and is purged when it stops.
+/// outlive the component: removed mid-drawing, the chart is purged when
+/// that drawing has finished.
 #[derive(Default)]
 struct Drawing {
     slicer: RefCell<Option<Rc<plotly_js::Slicer>>>,
@@ -207,13 +207,11 @@ impl Drawing {
         }
     }
 
+    /// Purges the chart now, or when the drawing under way has finished
+    /// (detached: its pauses never fail, see `plotly_slices`).
     fn remove(&self, el: &web_sys::HtmlElement) {
         self.removed.set(true);
-        if self.busy.get() {
-            if let Some(s) = self.slicer.borrow().as_ref() {
-                s.cancel();
-            }
-        } else {
+        if !self.busy.get() {
             self.finish(el);
         }
     }

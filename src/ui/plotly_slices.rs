@@ -12,9 +12,11 @@
 //! plotly's own redraws too (a resize redraws each chart in a timer task).
 //!
 //! The property lives on a prototype of the element's own, because plotly
-//! deletes its own `_promises` when it starts a new plot. A slicer that is
-//! cancelled rejects its pending pause: plotly stops there, and the
-//! drawing's promise fails (the chart is being removed).
+//! deletes its own `_promises` when it starts a new plot. A pause never
+//! fails: plotly's legend waits on these promises in a chain whose result
+//! it drops, so a rejected pause would be an unhandled rejection (a page
+//! error). A chart removed mid-drawing lets its drawing finish, detached,
+//! and is purged then (`chart.rs`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -35,8 +37,6 @@ struct State {
     whole: Cell<bool>,
     /// A pause is queued and not yet over.
     pending: Cell<bool>,
-    /// The chart is going away: the next pause rejects.
-    cancelled: Cell<bool>,
     /// When the current slice began [ms, `performance.now()`].
     since: Cell<f64>,
 }
@@ -121,11 +121,6 @@ impl Slicer {
     pub fn whole(&self, whole: bool) {
         self.state.whole.set(whole);
     }
-
-    /// Ends a drawing under way at its next pause.
-    pub fn cancel(&self) {
-        self.state.cancelled.set(true);
-    }
 }
 
 impl Drop for Slicer {
@@ -135,41 +130,26 @@ impl Drop for Slicer {
     }
 }
 
-/// A promise settled in a new task (`setTimeout`): resolved, or rejected
-/// if the slicer was cancelled meanwhile.
+/// A promise resolved in a new task (`setTimeout`).
 fn pause(state: &Rc<State>) -> Option<js_sys::Promise> {
     let window = web_sys::window()?;
     state.pending.set(true);
     let state = Rc::clone(state);
     let mut scheduled = true;
-    let promise =
-        js_sys::Promise::new(&mut |resolve: js_sys::Function, reject: js_sys::Function| {
-            let state = Rc::clone(&state);
-            let wake = Closure::once_into_js(move || {
-                state.pending.set(false);
-                state.since.set(now());
-                if state.cancelled.get() {
-                    let _ = reject.call1(&JsValue::NULL, &"chart removed".into());
-                } else {
-                    let _ = resolve.call0(&JsValue::NULL);
-                }
-            });
-            scheduled = window
-                .set_timeout_with_callback(wake.unchecked_ref())
-                .is_ok();
+    let promise = js_sys::Promise::new(&mut |resolve: js_sys::Function, _| {
+        let state = Rc::clone(&state);
+        let wake = Closure::once_into_js(move || {
+            state.pending.set(false);
+            state.since.set(now());
+            let _ = resolve.call0(&JsValue::NULL);
         });
+        scheduled = window
+            .set_timeout_with_callback(wake.unchecked_ref())
+            .is_ok();
+    });
     if !scheduled {
         state.pending.set(false);
         return None;
     }
-    // A pause plotly never waited for (taken after its last wait) must not
-    // reject unhandled: that is a page error. Plotly's own chain still
-    // sees the rejection through the promise itself.
-    thread_local! {
-        static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
-    }
-    IGNORE.with(|ignore| {
-        let _ = promise.catch(ignore);
-    });
     Some(promise)
 }

@@ -62,8 +62,8 @@ export async function run(ctx) {
   assert(Number.isFinite(await iterationSeconds(page)), 'no inf on screen');
 
   // A chart draws over several tasks: views switched meanwhile remove
-  // charts mid-drawing (their drawing stops at its next pause). The
-  // harness fails the spec on any page error this leaves.
+  // charts mid-drawing (the drawing finishes detached, then the chart is
+  // purged). The harness fails the spec on any page error this leaves.
   const churn = await open(ctx);
   await pickExample(churn, 2);
   const views = ['overview', 'zeng', 'cynthia', 'overview', 'cynthia', 'zeng'];
