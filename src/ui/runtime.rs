@@ -376,11 +376,10 @@ impl Runtime {
         }
     }
 
-    /// A worker's message handler: each answer, read, to `f` (the runtime
-    /// held weakly, so a dropped page frees its workers).
-    /// A worker's messages are read (parsed) as they come and acted on in
-    /// a task of their own each, in order: a report's parse and the page
-    /// it renders would otherwise share one task.
+    /// A worker's message handler: each answer is read (parsed) as it comes
+    /// and given to `f` in a task of its own, in order (a report's parse and
+    /// the page it renders would otherwise share one task); the runtime is
+    /// held weakly, so a dropped page frees its workers.
     fn on_message(
         &self,
         f: impl Fn(Runtime, FromWorker) + 'static,

@@ -245,7 +245,7 @@ async function runSpec(spec, context, baseUrl) {
     },
     // Runs `fn`; the page's tasks that begin meanwhile are printed, never
     // failed. Only for what blocks by design: printing lays out and draws
-    // everything in the \`beforeprint\` event's task.
+    // everything in the `beforeprint` event's task.
     async exempt(page, why, fn) {
       const now = () => page.evaluate(() => performance.now());
       const from = await now();
