@@ -220,6 +220,9 @@ pub struct Links {
     /// One PS, per direction: the connections with lazy chunks before
     /// their entry's, a bit each (ids below `64 · behind[d].len()`).
     behind: [Vec<u64>; 2],
+    /// One PS: `B/n` and its inverse for `n` chunks in service (and 0, 0
+    /// for none), worked out once, not at every change of `n`.
+    shares: Box<[(f64, f64)]>,
     /// When the next chunk ends (`INFINITY` with none), as of `settle`.
     next_at: f64,
     /// A chunk started or ended since the last `settle`.
@@ -250,6 +253,13 @@ impl Links {
                 })
                 .collect(),
             behind: [vec![0; conns.div_ceil(64)], vec![0; conns.div_ceil(64)]],
+            // A direction has at most one chunk in service per connection.
+            shares: (0..=conns)
+                .map(|n| match n {
+                    0 => (0.0, 0.0),
+                    n => (bytes_per_s / n as f64, n as f64 / bytes_per_s),
+                })
+                .collect(),
             next_at: f64::INFINITY,
             changed: false,
             running: Vec::new(),
@@ -394,12 +404,10 @@ impl Links {
             e.clock_ref = e.clock(now);
             e.t_ref = now;
             e.n_ref = n;
-            let b = self.bytes_per_s;
-            (e.rate, e.inv_rate) = if n > 0 {
+            (e.rate, e.inv_rate) = self.shares.get(n).copied().unwrap_or_else(|| {
+                let b = self.bytes_per_s;
                 (b / n as f64, n as f64 / b)
-            } else {
-                (0.0, 0.0)
-            };
+            });
         }
         let ends = |e: &Equal| e.marks.peek().map_or(f64::INFINITY, |m| e.reaches(m.at));
         self.next_at = earlier(ends(&self.equal[0]), ends(&self.equal[1]));

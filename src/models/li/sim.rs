@@ -161,9 +161,11 @@ struct Node {
 /// their PS, amounts per profiled step and node.
 struct Graph {
     nodes: Box<[Node]>,
-    /// Each node's dependents, `dependents[first[i]..first[i + 1]]`: one
-    /// array, so a completion walks contiguous memory.
-    first: Box<[u32]>,
+    /// What a completion and an enqueue read of each node, in one record.
+    info: Box<[Info]>,
+    /// Each node's dependents, `dependents[info.from..info.to]`: one
+    /// array, so a completion walks contiguous memory; `ALONE` marks one
+    /// that waits on nothing else.
     dependents: Box<[u32]>,
     /// Amount of node `i` in profiled step `k`: `amounts[k * nodes + i]`.
     amounts: Box<[f64]>,
@@ -172,19 +174,28 @@ struct Graph {
     /// Each node's dependency count, copied at every step's start.
     deps: Box<[u32]>,
     placement: Vec<u16>,
-    /// Per node: it is on a compute slot whose every op has no dependents
-    /// (a PS applying updates, typically). Such a slot is a first-in,
-    /// first-out server nothing waits on, so an op's end is known when it
-    /// is queued and needs no event.
-    leaf: Box<[bool]>,
-    /// Per node: its slot's index (worker 0, PS_i 1 + i, DOWN_i 1 + m + i,
-    /// UP_i 1 + 2m + i), or `NO_SLOT` for a pure delay.
-    slot_ix: Box<[u32]>,
-    /// Per node: an uplink whose end only lets leaf PS updates go, on a
-    /// PS slot fed by nothing but uplinks (one each): its end can be timed
-    /// after the fact. The slot serves in the uplink's order, which is
-    /// first in, first out, and the updates' ends are known when queued.
-    lazy: Box<[bool]>,
+}
+
+/// A node's place in the run.
+#[derive(Clone, Copy)]
+struct Info {
+    /// Its dependents, `Graph::dependents[from..to]`.
+    from: u32,
+    to: u32,
+    /// Its slot's index (worker 0, PS_i 1 + i, DOWN_i 1 + m + i, UP_i
+    /// 1 + 2m + i; below 16,384, see `Event`), or `NO_SLOT` for a pure
+    /// delay. 12 bytes a record: an Inception-sized step's are 18 KB.
+    slot: u16,
+    /// It is on a compute slot whose every op has no dependents (a PS
+    /// applying updates, typically). Such a slot is a first-in, first-out
+    /// server nothing waits on, so an op's end is known when it is queued
+    /// and needs no event.
+    leaf: bool,
+    /// An uplink whose end only lets leaf PS updates go, on a PS slot fed
+    /// by nothing but uplinks (one each): its end can be timed after the
+    /// fact. The slot serves in the uplink's order, which is first in,
+    /// first out, and the updates' ends are known when queued.
+    lazy: bool,
 }
 
 impl Graph {
@@ -371,33 +382,44 @@ fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
     } else {
         vec![false; nodes.len()].into_boxed_slice()
     };
+    // A dependent waiting on one op alone is ready when that op is done:
+    // marked, it needs no count.
+    for d in &mut dependents {
+        if nodes[*d as usize].deps == 1 {
+            *d |= ALONE;
+        }
+    }
     let m = setup.servers.max(1);
-    let slot_ix = nodes
+    let info = nodes
         .iter()
-        .map(|n| match n.slot {
-            Slot::Worker => 0,
-            Slot::Ps(i) => 1 + u32::from(i),
-            Slot::Down(i) => 1 + m + u32::from(i),
-            Slot::Up(i) => 1 + 2 * m + u32::from(i),
-            Slot::Delay => NO_SLOT,
+        .enumerate()
+        .map(|(i, n)| Info {
+            from: first[i],
+            to: first[i + 1],
+            slot: match n.slot {
+                Slot::Worker => 0,
+                Slot::Ps(i) => 1 + u32::from(i),
+                Slot::Down(i) => 1 + m + u32::from(i),
+                Slot::Up(i) => 1 + 2 * m + u32::from(i),
+                Slot::Delay => u32::from(NO_SLOT),
+            } as u16,
+            leaf: leaf[i],
+            lazy: lazy[i],
         })
         .collect();
     Graph {
         deps: nodes.iter().map(|n| n.deps).collect(),
         nodes: nodes.into_boxed_slice(),
-        slot_ix,
-        first: first.into_boxed_slice(),
+        info,
         dependents: dependents.into_boxed_slice(),
         amounts,
         steps: profile.steps.len(),
         roots,
         placement,
-        leaf,
-        lazy,
     }
 }
 
-/// Which nodes are lazy uplinks (see `Graph::lazy`): with one PS, HTTP/2
+/// Which nodes are lazy uplinks (see `Info::lazy`): with one PS, HTTP/2
 /// flow control (with it off a link picks by rank from what is queued
 /// at each end) and no parse overhead, an uplink whose dependents are all
 /// leaf PS updates each waiting on one uplink alone.
@@ -460,7 +482,11 @@ struct WorkerState {
 type Event = Due<23>;
 
 /// A node on no slot: a pure delay.
-const NO_SLOT: u32 = u32::MAX;
+const NO_SLOT: u16 = u16::MAX;
+
+/// Marks a dependent (in `Graph::dependents`) that waits on one op alone.
+/// Nodes are fewer than 2^31: at most `MAX_OPS` ops and their parse nodes.
+const ALONE: u32 = 1 << 31;
 
 struct Sim<'a> {
     g: &'a Graph,
@@ -499,6 +525,11 @@ struct Sim<'a> {
     t: f64,
     segments: Vec<Segment>,
     events: u64,
+    /// HTTP/2 flow control: every link serves first in, first out.
+    windowed: bool,
+    /// Workers whose steps are still kept for the timeline: checked first,
+    /// so past them a segment costs one predictable branch per op.
+    tracers: u32,
     /// Idle slots that got work at this instant.
     kick: Vec<(u32, usize)>,
     kicking: Vec<(u32, usize)>,
@@ -553,7 +584,8 @@ impl Sim<'_> {
 
     #[inline(always)]
     fn tracing(&self, worker: u32) -> bool {
-        self.workers[worker as usize].started <= self.setup.trace_steps
+        self.tracers > 0
+            && self.workers[worker as usize].started <= self.setup.trace_steps
             && self.segments.len() < MAX_SEGMENTS
     }
 
@@ -583,6 +615,9 @@ impl Sim<'_> {
         let k = self.g.steps as u64;
         let ws = &mut self.workers[w as usize];
         ws.started += 1;
+        if ws.started == self.setup.trace_steps.saturating_add(1) {
+            self.tracers -= 1;
+        }
         ws.sample = (draw(self.setup.seed, w, ws.started) % k) as usize;
         ws.left = self.g.nodes.len();
         let from = self.node_at(w, 0);
@@ -596,9 +631,9 @@ impl Sim<'_> {
     #[inline(always)]
     fn enqueue(&mut self, w: u32, node: u32) {
         let amount = self.g.amount(self.workers[w as usize].sample, node);
-        let ix = self.g.slot_ix[node as usize];
-        let slot = (ix != NO_SLOT).then_some(ix as usize);
-        if let (true, Some(s)) = (self.g.leaf[node as usize], slot) {
+        let info = self.g.info[node as usize];
+        let slot = (info.slot != NO_SLOT).then_some(info.slot as usize);
+        if let (true, Some(s)) = (info.leaf, slot) {
             let k = self.at(w, s);
             let start = later(self.free_at[k], self.t);
             let end = start + amount;
@@ -619,7 +654,7 @@ impl Sim<'_> {
             }
             Some(s) => {
                 let k = self.at(w, s);
-                let fifo = s <= self.m || matches!(self.setup.flow, Flow::Window(_));
+                let fifo = s <= self.m || self.windowed;
                 if fifo && !self.busy[k] && self.queues[k].is_empty() {
                     // What serving the queue would take: start it now.
                     let item = Item {
@@ -632,7 +667,7 @@ impl Sim<'_> {
                 }
                 if self.busy[k]
                     && self.queues[k].is_empty()
-                    && self.whole_lazy(node, amount)
+                    && self.whole_lazy(info.lazy, amount)
                     && self.links.can_append(k as u32)
                 {
                     self.links.append(k as u32, node, amount);
@@ -715,20 +750,19 @@ impl Sim<'_> {
             up,
             node: item.node,
             size,
-            lazy: self.g.lazy[item.node as usize] && size >= item.left,
+            lazy: self.g.info[item.node as usize].lazy && size >= item.left,
             at: t,
             seq: self.chunks,
         });
     }
 
-    /// A lazy uplink that goes whole, in one chunk.
+    /// A lazy uplink (`lazy`, of `bytes`) that goes whole, in one chunk.
     #[inline(always)]
-    fn whole_lazy(&self, node: u32, bytes: f64) -> bool {
-        self.g.lazy[node as usize]
-            && match self.setup.flow {
-                Flow::Window(win) => bytes <= win,
-                Flow::Off(_) => false,
-            }
+    fn whole_lazy(&self, lazy: bool, bytes: f64) -> bool {
+        lazy && match self.setup.flow {
+            Flow::Window(win) => bytes <= win,
+            Flow::Off(_) => false,
+        }
     }
 
     /// Link slot `s`: whether it is an uplink, and its PS.
@@ -754,8 +788,12 @@ impl Sim<'_> {
     #[inline(always)]
     fn done(&mut self, w: u32, node: u32) {
         let g = self.g;
-        let (a, b) = (g.first[node as usize], g.first[node as usize + 1]);
-        for &d in &g.dependents[a as usize..b as usize] {
+        let Info { from, to, .. } = g.info[node as usize];
+        for &d in &g.dependents[from as usize..to as usize] {
+            if d & ALONE != 0 {
+                self.enqueue(w, d & !ALONE);
+                continue;
+            }
             let k = self.node_at(w, d);
             let r = &mut self.remaining[k];
             *r -= 1;
@@ -858,10 +896,16 @@ impl Sim<'_> {
     /// The lazy chunks timed since the last call end: each lets only
     /// leaf PS updates go, whose ends follow from their own queue alone,
     /// so they are done after the fact, at their own time.
+    #[inline(always)]
     fn lazy_ends(&mut self) {
-        if self.resolved.is_empty() {
-            return;
+        // Tested here: the work's call costs more than the test, and most
+        // instants have none.
+        if !self.resolved.is_empty() {
+            self.resolved_ends();
         }
+    }
+
+    fn resolved_ends(&mut self) {
         let now = self.t;
         for i in 0..self.resolved.len() {
             let r = self.resolved[i];
@@ -950,6 +994,8 @@ fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome 
         t: 0.0,
         segments: Vec::new(),
         events: 0,
+        windowed: matches!(setup.flow, Flow::Window(_)),
+        tracers: setup.workers,
         kick: Vec::new(),
         kicking: Vec::new(),
     };
@@ -1113,7 +1159,7 @@ mod tests {
                     seed,
                     trace_steps: 4,
                 };
-                lazy_somewhere |= compile(&p, &setup, true).lazy.iter().any(|&l| l);
+                lazy_somewhere |= compile(&p, &setup, true).info.iter().any(|i| i.lazy);
                 assert_eq!(
                     fingerprint(simulate_with(&p, &setup, true)),
                     fingerprint(simulate_with(&p, &setup, false)),
