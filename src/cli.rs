@@ -301,9 +301,11 @@ fn worker_range(text: &str) -> Result<(u32, u32), String> {
 }
 
 /// `ddnn-planner simulate`: the W of the range shared out to threads;
-/// each line is printed when its W is done (so not in order).
+/// each line is printed when its W is done (so not in order), with the
+/// coarse estimates the page draws beside it. W = 1 runs first, alone:
+/// Cynthia's estimate reads its downlink share.
 fn simulate(a: &SimulateArgs) -> Result<(), String> {
-    use crate::models::li::eval::{prepare, spread};
+    use crate::models::li::eval::{coarse, push_point, skeleton, spread, Spread};
     let mut s = read_scenario(&a.scenario)?;
     if let Some(p) = &a.profile {
         let import = by_id("li")
@@ -311,61 +313,68 @@ fn simulate(a: &SimulateArgs) -> Result<(), String> {
             .ok_or("no Li et al. model in this build")?;
         (import.apply)(&mut s, &read_text(p)?).map_err(|e| format!("{p}: {e}"))?;
     }
-    let (set, profile, _, base) = prepare(&s).map_err(|u| {
+    let (mut e, base) = skeleton(&s).map_err(|u| {
         let u = Unavailable::from(u);
         text::unavailable("Li et al.", u.errors(), u.is_missing())
             .trim_end()
             .to_string()
     })?;
+    let seeds = e.settings.seeds;
     let (from, to) = match &a.workers {
         Some(r) => worker_range(r)?,
-        None => (1, set.max_workers.max(1)),
+        None => (1, e.settings.max_workers.max(1)),
     };
     let threads = a
         .threads
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(1)
         .clamp(1, 64);
-    let next = std::sync::atomic::AtomicU32::new(from);
     let out = std::sync::Mutex::new(std::io::stdout());
     let start = std::time::Instant::now();
     let json = a.json;
     if !json {
-        let mut o = out.lock().map_err(|e| e.to_string())?;
         let _ = writeln!(
-            o,
-            "{}: {} steps per worker ({} warm-up), {} seeds, {threads} threads\n{:>4}  {:>12}  {:>12}  {:>12}  {:>9}  {:>9}  {:>8}",
-            profile.name, base.steps, base.warmup, set.seeds.max(1),
-            "W", "mean [sa/s]", "least", "most", "down busy", "up busy", "time [s]"
+            out.lock().map_err(|e| e.to_string())?,
+            "{}: {} steps per worker ({} warm-up), {} seeds, {threads} threads\n{:>4}  {:>12}  {:>12}  {:>12}  {:>9}  {:>9}  {:>12}  {:>12}  {:>8}",
+            e.profile.name, base.steps, base.warmup, seeds.max(1),
+            "W", "mean [sa/s]", "least", "most", "down busy", "up busy", "Cynthia", "Lin et al.", "time [s]"
         );
     }
+    let one = spread(&e.profile, &base, 1, seeds);
+    push_point(&mut e, one);
+    let e = &e;
+    let print = |r: &Spread| {
+        let w = r.workers;
+        let (cynthia, lin) = coarse(e, w);
+        let secs = start.elapsed().as_secs_f64();
+        let line = if json {
+            serde_json::json!({"workers": w, "mean": r.mean, "min": r.min, "max": r.max,
+                "down_busy": r.down_busy, "up_busy": r.up_busy,
+                "cynthia": cynthia, "lin": lin, "elapsed_s": secs})
+            .to_string()
+        } else {
+            let lin = lin.map_or("—".to_string(), |l| format!("{l:.4}"));
+            format!(
+                "{w:>4}  {:>12.4}  {:>12.4}  {:>12.4}  {:>8.1}%  {:>8.1}%  {cynthia:>12.4}  {lin:>12}  {secs:>8.2}",
+                r.mean,
+                r.min,
+                r.max,
+                100.0 * r.down_busy,
+                100.0 * r.up_busy
+            )
+        };
+        out.lock().is_ok_and(|mut o| writeln!(o, "{line}").is_ok())
+    };
+    if from == 1 && !print(&one) {
+        return Ok(());
+    }
+    let next = std::sync::atomic::AtomicU32::new(from.max(2));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let w = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if w > to {
+                if w > to || !print(&spread(&e.profile, &base, w, seeds)) {
                     break;
-                }
-                let r = spread(&profile, &base, w, set.seeds);
-                let secs = start.elapsed().as_secs_f64();
-                let line = if json {
-                    serde_json::json!({"workers": w, "mean": r.mean, "min": r.min, "max": r.max,
-                        "down_busy": r.down_busy, "up_busy": r.up_busy, "elapsed_s": secs})
-                    .to_string()
-                } else {
-                    format!(
-                        "{w:>4}  {:>12.4}  {:>12.4}  {:>12.4}  {:>8.1}%  {:>8.1}%  {secs:>8.2}",
-                        r.mean,
-                        r.min,
-                        r.max,
-                        100.0 * r.down_busy,
-                        100.0 * r.up_busy
-                    )
-                };
-                if let Ok(mut o) = out.lock() {
-                    if writeln!(o, "{line}").is_err() {
-                        break;
-                    }
                 }
             });
         }

@@ -190,11 +190,28 @@ fn simulate_streams_each_worker_count_on_every_core() {
             let v: serde_json::Value =
                 serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
             assert!(v["mean"].as_f64().is_some_and(|m| m > 0.0));
+            // The coarse estimates beside it, as the page draws them: on
+            // the example both stay below the simulation from W = 2.
+            let mean = v["mean"].as_f64().unwrap_or(0.0);
+            for k in ["cynthia", "lin"] {
+                let c = v[k].as_f64().unwrap_or_else(|| panic!("{k}: {l}"));
+                assert!(c > 0.0 && (v["workers"] == 1 || c < mean), "{k}: {l}");
+            }
             v["workers"].as_u64().unwrap_or(0)
         })
         .collect();
     w.sort_unstable();
     assert_eq!(w, [1, 2, 3]);
+    // W = 1 runs first even when out of the range (Cynthia reads it).
+    let (code, out, err) = run(&["simulate", &s, "--workers", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[1].contains("Cynthia") && lines[1].contains("Lin et al."),
+        "{out}"
+    );
+    assert!(lines[2].trim_start().starts_with("4 "), "{out}");
     let (code, _, err) = run(&["simulate", &s, "--workers", "0-99"]);
     assert_ne!(code, 0);
     assert!(err.contains("FROM-TO"), "{err}");

@@ -326,6 +326,18 @@ pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
     Ok((e, base))
 }
 
+/// The coarse estimates for `w` workers [samples/s]: Cynthia's
+/// `WK / (T_p·max(1, W·U_1) + 2T_C)` (with `U_1` once W = 1 is in) and
+/// Lin et al.'s, where its phases could be read.
+pub fn coarse(e: &LiEvaluation, w: u32) -> (f64, Option<f64>) {
+    let wf = f64::from(w);
+    let batch = f64::from(e.profile.batch);
+    (
+        wf * batch / (e.t_p * (wf * e.u_1).max(1.0) + 2.0 * e.t_c),
+        e.lin.as_ref().map(|l| l.throughput(w, batch)),
+    )
+}
+
 /// Adds the next W's spread (W = 1 first: Cynthia's `U_1` is its
 /// downlink share) with the coarse estimates beside it, and moves the
 /// saturation point.
@@ -334,13 +346,8 @@ pub fn push_point(e: &mut LiEvaluation, sim: Spread) {
     if w == 1 {
         e.u_1 = sim.down_busy;
     }
-    let wf = f64::from(w);
-    let batch = f64::from(e.profile.batch);
-    e.points.push(Point {
-        sim,
-        cynthia: wf * batch / (e.t_p * (wf * e.u_1).max(1.0) + 2.0 * e.t_c),
-        lin: e.lin.as_ref().map(|l| l.throughput(w, batch)),
-    });
+    let (cynthia, lin) = coarse(e, w);
+    e.points.push(Point { sim, cynthia, lin });
     let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
     e.saturation = e
         .points
