@@ -90,9 +90,14 @@ fn on_page(layout: &mut Value, data: &Value, width: f64) {
     }
     let m = |k: &str| l.get("margin").and_then(|m| m[k].as_f64()).unwrap_or(0.0);
     let room = (width - m("l") - m("r")).max(100.0);
-    let rows = legend_rows(data, room);
+    let (rows, first) = legend_rows(data, room);
+    // Plotly's mode bar (shown on hover or tap) takes the chart's top right
+    // corner: a legend whose first row reaches under it gets a row of its
+    // own above the legend, or the bar hides entries.
+    let under_bar = rows > 0.0 && m("l") + first > width - MODE_BAR_WIDTH;
+    let bar = if under_bar { MODE_BAR_HEIGHT } else { 0.0 };
     if let Some(margin) = l.get_mut("margin").and_then(Value::as_object_mut) {
-        margin.insert("t".into(), (12.0 + 20.0 * rows).into());
+        margin.insert("t".into(), (12.0 + 20.0 * rows + bar).into());
     }
     // Plotly's default hides tick labels that pass the chart's edge, which
     // measures every label: a third of drawing an axis with many (a
@@ -105,24 +110,35 @@ fn on_page(layout: &mut Value, data: &Value, width: f64) {
     }
 }
 
-/// How many rows plotly's horizontal legend takes in `room` px: each
-/// entry its symbol and gap (~46 px) and ~6.5 px per character of its
-/// 12 px name, packed left to right.
-fn legend_rows(data: &Value, room: f64) -> f64 {
-    let names = data.as_array().into_iter().flatten().filter_map(|t| {
-        let shown = t["showlegend"].as_bool().unwrap_or(true);
-        t["name"].as_str().filter(|n| shown && !n.is_empty())
-    });
-    let (mut rows, mut used) = (0.0, room);
-    for name in names {
-        let w = 46.0 + 6.5 * name.chars().count() as f64;
-        if used + w > room {
-            rows += 1.0;
-            used = 0.0;
-        }
-        used += w;
+/// Plotly's mode bar with every button a cartesian chart of lines gets
+/// (one without selectable points: 192 px), and its height with a gap
+/// [px].
+const MODE_BAR_WIDTH: f64 = 240.0;
+const MODE_BAR_HEIGHT: f64 = 24.0;
+
+/// How many rows plotly's horizontal legend takes in `room` px, and how
+/// wide its first row is: each entry its symbol and gap (~46 px) and ~6.5
+/// px per character of its 12 px name. As plotly lays it out: one row if
+/// all fit, else a grid whose columns are as wide as the widest entry.
+fn legend_rows(data: &Value, room: f64) -> (f64, f64) {
+    let widths: Vec<f64> = data
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let shown = t["showlegend"].as_bool().unwrap_or(true);
+            t["name"].as_str().filter(|n| shown && !n.is_empty())
+        })
+        .map(|name| 46.0 + 6.5 * name.chars().count() as f64)
+        .collect();
+    let all: f64 = widths.iter().sum();
+    if widths.is_empty() || all <= room {
+        return (if widths.is_empty() { 0.0 } else { 1.0 }, all);
     }
-    rows
+    let cell = widths.iter().copied().fold(0.0, f64::max);
+    let per_row = (room / cell).floor().max(1.0);
+    let n = widths.len() as f64;
+    ((n / per_row).ceil(), per_row.min(n) * cell)
 }
 
 /// Whether the system asks for dark colours (the page's CSS follows it).

@@ -126,6 +126,22 @@ export async function chartDrawn(locator) {
   }));
 }
 
+/** The legend entries of the chart `locator` that plotly's mode bar (shown
+ *  on hover or tap, at the top right) would cover, as text; null with no
+ *  mode bar drawn. */
+export async function underModeBar(locator) {
+  return locator.evaluate((el) => {
+    const bar = el.querySelector('.modebar')?.getBoundingClientRect();
+    if (!bar) return null;
+    return [...el.querySelectorAll('.legend .traces')]
+      .filter((t) => {
+        const e = t.getBoundingClientRect();
+        return !(e.right <= bar.left || bar.right <= e.left || e.bottom <= bar.top || bar.bottom <= e.top);
+      })
+      .map((t) => t.textContent);
+  });
+}
+
 /** Charts draw only near the viewport: scroll each into view, wait for it,
  *  then return to the top (for full-page screenshots). */
 export async function drawAllCharts(page) {

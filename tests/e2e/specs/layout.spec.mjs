@@ -1,4 +1,4 @@
-import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, chartDrawn, drawAllCharts } from '../planner.mjs';
+import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, chartDrawn, drawAllCharts, underModeBar } from '../planner.mjs';
 
 export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first, no sideways scroll and chart titles that fit; the title follows the inputs; dark theme';
 
@@ -96,6 +96,11 @@ export async function run(ctx) {
     for (const c of charts) {
       assert(c.title.trim() && c.fits && !c.cut, `the title '${c.title}' is a caption that fits at 390 px (${view})`);
       assert(c.legend, `the legend of '${c.title}' sits above the plot, under its title (${view})`);
+    }
+    // Plotly's mode bar, shown on a tap, covers no legend entry.
+    const shown = page.locator('.chart:visible');
+    for (let i = 0; i < await shown.count(); i++) {
+      assert.equal(JSON.stringify(await underModeBar(shown.nth(i))), '[]', `legend entries under the mode bar at 390 px (${view}, chart ${i + 1})`);
     }
   }
   for (const tab of INPUT_TABS) {

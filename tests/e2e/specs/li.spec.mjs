@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ID, open, pickExample, setField, showView, showInputs, chartDrawn, drawAllCharts, numberIn } from '../planner.mjs';
+import { ID, open, pickExample, setField, showView, showInputs, chartDrawn, drawAllCharts, numberIn, underModeBar } from '../planner.mjs';
 
 export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread, Cynthia\'s estimate and Lin et al.\'s queueing estimate saturating early, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
 
@@ -37,6 +37,9 @@ export async function run(ctx) {
   assert.match(chart, /least of seeds/);
   assert.match(chart, /link bound/);
   assert((await page.locator(`${ID('li-chart-timeline')} .barlayer .trace`).count()) >= 4, 'downlink, compute, uplink, PS update');
+  // Five legend entries fill the first row: the mode bar gets a row of
+  // its own above them.
+  assert.equal(JSON.stringify(await underModeBar(page.locator(ID('li-chart-throughput')))), '[]', 'legend entries under the mode bar');
   await ctx.screenshot(page, 'li');
 
   // On a phone the saturation and link-bound labels do not run into each
@@ -54,6 +57,7 @@ export async function run(ctx) {
   const [a, b] = labels;
   const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
   assert(apart, `labels overlap at 390 px: ${JSON.stringify(labels)}`);
+  assert.equal(JSON.stringify(await underModeBar(page.locator(ID('li-chart-throughput')))), '[]', 'legend entries under the mode bar at 390 px');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The synthetic trace downloads as Chrome Trace Event JSON for Perfetto.
