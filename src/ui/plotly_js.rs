@@ -56,6 +56,13 @@ pub async fn react(
     });
     let mut layout = figure["layout"].clone();
     on_page(&mut layout, &figure["data"], f64::from(el.client_width()));
+    // The box is sized from the figure (`chart.rs`); at this width the
+    // drawing may need more (a wrapped axis title), or again less.
+    if let Some(h) = layout["height"].as_f64() {
+        if (f64::from(el.client_height()) - h).abs() >= 1.0 {
+            let _ = el.style().set_property("height", &format!("{h}px"));
+        }
+    }
     if dark_theme() {
         dark(&mut layout);
     }
@@ -96,8 +103,31 @@ fn on_page(layout: &mut Value, data: &Value, width: f64) {
     // own above the legend, or the bar hides entries.
     let under_bar = rows > 0.0 && m("l") + first > width - MODE_BAR_WIDTH;
     let bar = if under_bar { MODE_BAR_HEIGHT } else { 0.0 };
+    // Plotly centres the x axis's title on the plot, in one line: on a
+    // narrow chart with wide row labels it ran off the edge, unit first.
+    // Wrapped to the room either side of that centre, below the axis.
+    let centre = m("l") + room / 2.0;
+    let half = centre.min(width - centre);
+    let title = l.get("xaxis").and_then(|x| x["title"]["text"].as_str());
+    let lines = title.map_or_else(Vec::new, |t| {
+        wrap_words(t, ((2.0 * half - 8.0) / TITLE_PX_PER_CHAR) as usize)
+    });
+    let extra = lines.len().saturating_sub(1) as f64;
+    let b = m("b") + TITLE_LINE_PX * extra;
+    let title = l.get_mut("xaxis").and_then(|x| x.get_mut("title"));
+    if let Some(t) = title.and_then(Value::as_object_mut).filter(|_| extra > 0.0) {
+        t.insert("text".into(), lines.join("<br>").into());
+        // The lines are added to the chart's height, not taken from the
+        // plot's (a timeline's rows would lose their labels).
+        let h = l
+            .get("height")
+            .and_then(Value::as_f64)
+            .unwrap_or(DEFAULT_HEIGHT);
+        l.insert("height".into(), (h + TITLE_LINE_PX * extra).into());
+    }
     if let Some(margin) = l.get_mut("margin").and_then(Value::as_object_mut) {
         margin.insert("t".into(), (12.0 + 20.0 * rows + bar).into());
+        margin.insert("b".into(), b.into());
     }
     // Plotly's default hides tick labels that pass the chart's edge, which
     // measures every label: a third of drawing an axis with many (a
@@ -139,6 +169,27 @@ fn legend_rows(data: &Value, room: f64) -> (f64, f64) {
     let per_row = (room / cell).floor().max(1.0);
     let n = widths.len() as f64;
     ((n / per_row).ceil(), per_row.min(n) * cell)
+}
+
+/// An axis title's 14 px font: width per character (measured: 6.5-7.5)
+/// and line height [px].
+const TITLE_PX_PER_CHAR: f64 = 7.5;
+const TITLE_LINE_PX: f64 = 18.0;
+
+/// `text` in lines of at most `width` characters, broken between words (a
+/// longer word gets a line of its own).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// Whether the system asks for dark colours (the page's CSS follows it).

@@ -90,12 +90,16 @@ export async function run(ctx) {
         fits: t.left >= 0 && t.right <= 390,
         cut: !!f.querySelector('.gtitle'),
         legend: !legend || (legend.top >= svg.top - 1 && legend.bottom <= plot.top + 2 && legend.top >= t.bottom - 1),
+        // The x axis's title (its unit last) inside the drawing.
+        xtitle: [f.querySelector('.g-xtitle')].filter((x) => x && x.textContent).map(box)
+          .every((x) => x.left >= svg.left - 0.5 && x.right <= svg.right + 0.5 && x.bottom <= svg.bottom + 0.5),
       };
     }));
     assert(charts.length > 0, `charts on the ${view} view`);
     for (const c of charts) {
       assert(c.title.trim() && c.fits && !c.cut, `the title '${c.title}' is a caption that fits at 390 px (${view})`);
       assert(c.legend, `the legend of '${c.title}' sits above the plot, under its title (${view})`);
+      assert(c.xtitle, `the x axis title of '${c.title}' fits at 390 px (${view})`);
     }
     // Plotly's mode bar, shown on a tap, covers no legend entry.
     const shown = page.locator('.chart:visible');
