@@ -109,8 +109,12 @@ fn on_page(layout: &mut Value, data: &Value, width: f64) {
     let centre = m("l") + room / 2.0;
     let half = centre.min(width - centre);
     let title = l.get("xaxis").and_then(|x| x["title"]["text"].as_str());
-    let lines = title.map_or_else(Vec::new, |t| {
-        wrap_words(t, ((2.0 * half - 8.0) / TITLE_PX_PER_CHAR) as usize)
+    // Not on a box with no width yet (nothing to fit).
+    let lines = title.filter(|_| width > 0.0).map_or_else(Vec::new, |t| {
+        wrap_words(
+            t,
+            ((2.0 * half - 8.0) / TITLE_PX_PER_CHAR).max(1.0) as usize,
+        )
     });
     let extra = lines.len().saturating_sub(1) as f64;
     let b = m("b") + TITLE_LINE_PX * extra;
