@@ -60,6 +60,14 @@ pub struct Resolved {
     pub end: f64,
 }
 
+/// Each of `n` chunks' share of `b` [B/s] and its inverse (0, 0 for none).
+fn equal_share(b: f64, n: usize) -> (f64, f64) {
+    match n {
+        0 => (0.0, 0.0),
+        n => (b / n as f64, n as f64 / b),
+    }
+}
+
 /// Max-min fair rates of connections (PS, worker) in one direction: each
 /// PS's link and each worker's own link carry at most `b` [B/s]. With one
 /// PS every connection gets `b/n`; with two, a worker alone on PS 1 but
@@ -254,12 +262,7 @@ impl Links {
                 .collect(),
             behind: [vec![0; conns.div_ceil(64)], vec![0; conns.div_ceil(64)]],
             // A direction has at most one chunk in service per connection.
-            shares: (0..=conns)
-                .map(|n| match n {
-                    0 => (0.0, 0.0),
-                    n => (bytes_per_s / n as f64, n as f64 / bytes_per_s),
-                })
-                .collect(),
+            shares: (0..=conns).map(|n| equal_share(bytes_per_s, n)).collect(),
             next_at: f64::INFINITY,
             changed: false,
             running: Vec::new(),
@@ -404,10 +407,8 @@ impl Links {
             e.clock_ref = e.clock(now);
             e.t_ref = now;
             e.n_ref = n;
-            (e.rate, e.inv_rate) = self.shares.get(n).copied().unwrap_or_else(|| {
-                let b = self.bytes_per_s;
-                (b / n as f64, n as f64 / b)
-            });
+            (e.rate, e.inv_rate) =
+                (self.shares.get(n).copied()).unwrap_or_else(|| equal_share(self.bytes_per_s, n));
         }
         let ends = |e: &Equal| e.marks.peek().map_or(f64::INFINITY, |m| e.reaches(m.at));
         self.next_at = earlier(ends(&self.equal[0]), ends(&self.equal[1]));

@@ -559,7 +559,7 @@ impl Sim<'_> {
     /// rank waits until every stream ready at this instant has joined.
     #[inline(always)]
     fn wake(&mut self, w: u32, s: usize) {
-        if s > self.m && matches!(self.setup.flow, Flow::Off(_)) {
+        if s > self.m && !self.windowed {
             self.kick.push((w, s));
         } else {
             self.serve(w, s);
