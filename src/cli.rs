@@ -353,9 +353,15 @@ fn simulate(a: &SimulateArgs) -> Result<(), String> {
                 "cynthia": cynthia, "lin": lin, "elapsed_s": secs})
             .to_string()
         } else {
-            let lin = lin.map_or("—".to_string(), |l| format!("{l:.4}"));
+            // Not drawn where it has no value (a step of zero time), as
+            // on the page; JSON writes null.
+            let shown = |v: Option<f64>| {
+                v.filter(|v| v.is_finite())
+                    .map_or("—".to_string(), |v| format!("{v:.4}"))
+            };
+            let (cynthia, lin) = (shown(Some(cynthia)), shown(lin));
             format!(
-                "{w:>4}  {:>12.4}  {:>12.4}  {:>12.4}  {:>8.1}%  {:>8.1}%  {cynthia:>12.4}  {lin:>12}  {secs:>8.2}",
+                "{w:>4}  {:>12.4}  {:>12.4}  {:>12.4}  {:>8.1}%  {:>8.1}%  {cynthia:>12}  {lin:>12}  {secs:>8.2}",
                 r.mean,
                 r.min,
                 r.max,

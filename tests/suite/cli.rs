@@ -220,6 +220,45 @@ fn simulate_streams_each_worker_count_on_every_core() {
     assert!(err.contains("models.li.profile"), "{err}");
 }
 
+/// A profile whose step takes no time: the coarse estimates have no value
+/// and are printed as "—" (JSON: null), never "inf" or "NaN".
+#[test]
+fn simulate_prints_no_estimate_for_a_step_of_zero_time() {
+    let dir = std::env::temp_dir().join(format!("ddnn-cli-zero-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let p = dir.join("zero.json");
+    let profile =
+        r#"{"name":"zero","batch":8,"ops":[{"name":"c","resource":"worker"}],"steps":[[0.0]]}"#;
+    std::fs::write(&p, profile).unwrap_or_else(|e| panic!("{e}"));
+    let s = ex("li-vgg16-10gbe.json");
+    let p = p.to_string_lossy().into_owned();
+    let args = [
+        "simulate",
+        &s,
+        "--profile",
+        &p,
+        "--workers",
+        "1-2",
+        "--threads",
+        "1",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for row in rows {
+        assert!(!row.contains("inf") && !row.contains("NaN"), "{out}");
+        assert!(row.contains('—'), "{out}");
+    }
+    let (code, out, err) = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    for l in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+        assert!(v["cynthia"].is_null(), "{l}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An ASP loss curve is fitted for the workers of its run: without
 /// `--loss-workers`, the cluster's, as the page guesses before one is typed.
 #[test]
