@@ -10,7 +10,8 @@
 //!   arrives is cancelled by terminating the worker and starting another.
 //! - A model that computes in parts (Li et al.'s sweep over W) is split:
 //!   the worker answers `Split`, the page shares the parts out to a pool of
-//!   the same worker, one per core (started at the first split, kept), and
+//!   the same worker, one per core but the page's (started at the first
+//!   split, kept), and
 //!   sends each part back to the worker, which assembles the report so far
 //!   (`crate::parts`). Cancel and a replacing edit stop the busy ones.
 //! - Without Web Workers (or if the worker fails to load) the models run on
@@ -122,11 +123,13 @@ impl Inner {
         self.done_waits = None;
     }
 
-    /// The pool's size: one per core (a one-core machine computes whole).
+    /// The pool's size: one per core but the page's (a one-core machine
+    /// computes whole). With every core computing, the page's thread
+    /// shared one and its tasks stretched past 100 ms on two cores.
     fn pool_size() -> usize {
         let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
         if cores >= 2.0 {
-            (cores as usize).min(MOST_HELPERS)
+            (cores as usize - 1).clamp(1, MOST_HELPERS)
         } else {
             0
         }
