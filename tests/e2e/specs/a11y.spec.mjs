@@ -95,12 +95,16 @@ export async function run(ctx) {
       await page.waitForFunction(() => !document.querySelector('[data-testid$="-pending"]'), null, { timeout: 60_000 });
       await page.waitForTimeout(300);
       problems.push(...(await audit(ctx, page, `${scheme}, ${view} view (example ${example})`)));
-      // The table equivalent of every chart, opened.
-      const tables = await page.evaluate(() => {
-        const closed = [...document.querySelectorAll('details.chart-table:not([open])')];
-        closed.forEach((d) => { d.open = true; });
-        return closed.length;
-      });
+      // The table equivalent of every chart, opened one by one as a user
+      // would (each builds its rows as it opens: all at once, one task).
+      const tables = await page.locator('details.chart-table:not([open])').count();
+      for (let i = 0; i < tables; i++) {
+        await page.evaluate(() => new Promise((done) => {
+          const d = document.querySelector('details.chart-table:not([open])');
+          if (d) d.open = true;
+          requestAnimationFrame(() => setTimeout(done));
+        }));
+      }
       opened += tables;
       if (tables > 0) {
         await page.waitForTimeout(300);
