@@ -11,9 +11,9 @@
 //! - A model that computes in parts (Li et al.'s sweep over W) is split:
 //!   the worker answers `Split`, the page shares the parts out to a pool of
 //!   the same worker, one per core but the page's (started at the first
-//!   split, kept), and
-//!   sends each part back to the worker, which assembles the report so far
-//!   (`crate::parts`). Cancel and a replacing edit stop the busy ones.
+//!   split, kept), and sends each part back to the worker, which assembles
+//!   the report so far (`crate::parts`). Cancel and a replacing edit stop
+//!   the busy ones.
 //! - Without Web Workers (or if the worker fails to load) the models run on
 //!   the main thread, after the edit's task, so the page still works.
 

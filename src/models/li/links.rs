@@ -407,8 +407,11 @@ impl Links {
             e.clock_ref = e.clock(now);
             e.t_ref = now;
             e.n_ref = n;
-            (e.rate, e.inv_rate) =
-                (self.shares.get(n).copied()).unwrap_or_else(|| equal_share(self.bytes_per_s, n));
+            (e.rate, e.inv_rate) = self
+                .shares
+                .get(n)
+                .copied()
+                .unwrap_or_else(|| equal_share(self.bytes_per_s, n));
         }
         let ends = |e: &Equal| e.marks.peek().map_or(f64::INFINITY, |m| e.reaches(m.at));
         self.next_at = earlier(ends(&self.equal[0]), ends(&self.equal[1]));
