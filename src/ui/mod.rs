@@ -1,6 +1,7 @@
 //! The Leptos (CSR) page. Components only read memos of core results and
 //! write the scenario; every number shown comes from the core.
 
+mod address;
 mod catalog_panel;
 mod chart;
 mod cluster_panel;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::address::{raw_hash, read_hash, read_view, AddressBar};
 use super::files::{download_text, file_stem};
 use super::runtime::Runtime;
 use crate::models::{Model, Unavailable, MODELS};
@@ -227,14 +228,12 @@ impl AppState {
         if read_hash().is_none() {
             state.offer_saved();
         }
-        // A view change rewrites the address at once (no scenario change).
+        // A view change rewrites the address in the next task (no
+        // scenario change).
         Effect::new(move |prev: Option<()>| {
             let v = view.get();
             if prev.is_some() {
-                // A scenario fragment still waiting for its pause goes
-                // first, so the address names this scenario and this view.
-                state.flush_address();
-                set_view_param(&v);
+                state.address_bar.with_value(|a| a.show_view(v));
             }
         });
         state.start_runtime();
@@ -747,137 +746,6 @@ impl InputTab {
             InputTab::Models => "models",
         }
     }
-}
-
-/// The whole fragment without `#`: the scenario, then `&`-separated page
-/// parameters (base64url never contains `&`, so older links read as before).
-fn raw_hash() -> String {
-    let hash = window().location().hash().unwrap_or_default();
-    hash.strip_prefix('#').unwrap_or(&hash).to_string()
-}
-
-/// The fragment's scenario part, if any.
-pub fn read_hash() -> Option<String> {
-    let raw = raw_hash();
-    let frag = raw.split('&').next().unwrap_or_default();
-    (!frag.is_empty()).then(|| frag.to_string())
-}
-
-/// The page parameters after the scenario (`&view=cynthia`), with the `&`.
-pub fn hash_params() -> String {
-    let raw = raw_hash();
-    raw.find('&')
-        .map(|i| raw[i..].to_string())
-        .unwrap_or_default()
-}
-
-/// The view named in the address, else the overview. An unknown name (a
-/// model this page does not have) falls back to the overview.
-fn read_view() -> String {
-    let raw = raw_hash();
-    raw.split('&')
-        .skip(1)
-        .find_map(|kv| kv.strip_prefix("view="))
-        .filter(|v| crate::models::by_id(v).is_some())
-        .map_or_else(|| OVERVIEW.to_string(), str::to_string)
-}
-
-/// Writes `view` into the address, keeping the scenario part.
-fn set_view_param(view: &str) {
-    let params = if view == OVERVIEW {
-        String::new()
-    } else {
-        format!("&view={view}")
-    };
-    replace_raw_hash(&format!("{}{params}", read_hash().unwrap_or_default()));
-}
-
-/// Writes the fragment once edits pause: `replaceState` costs 10-40 ms in
-/// Chromium, too much to pay on every keystroke.
-#[derive(Default)]
-struct AddressBar {
-    pending: std::rc::Rc<std::cell::RefCell<Option<String>>>,
-    timer: std::cell::Cell<Option<i32>>,
-    /// The next write starts a new history entry (pushState).
-    push: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-impl AddressBar {
-    const PAUSE_MS: i32 = 250;
-
-    /// Writes a waiting fragment now (Share: the address bar must match).
-    fn flush(&self) {
-        if let Some(id) = self.timer.take() {
-            window().clear_timeout_with_handle(id);
-        }
-        if let Some(f) = self.pending.borrow_mut().take() {
-            write_hash(&f, self.push.replace(false));
-        }
-    }
-
-    /// The next fragment written begins a new step of the browser history.
-    fn mark_step(&self) {
-        // The step's starting point goes in place first (a page that just
-        // opened may not have written its fragment yet), so Back returns to it.
-        self.flush();
-        self.push.set(true);
-    }
-
-    fn show(&self, frag: String) {
-        if read_hash().as_deref() == Some(frag.as_str()) {
-            *self.pending.borrow_mut() = None;
-            return;
-        }
-        *self.pending.borrow_mut() = Some(frag);
-        if let Some(id) = self.timer.take() {
-            window().clear_timeout_with_handle(id);
-        }
-        let pending = self.pending.clone();
-        let push = self.push.clone();
-        let write = wasm_bindgen::closure::Closure::once_into_js(move || {
-            if let Some(f) = pending.borrow_mut().take() {
-                write_hash(&f, push.replace(false));
-            }
-        });
-        use wasm_bindgen::JsCast;
-        self.timer.set(
-            window()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(
-                    write.unchecked_ref(),
-                    Self::PAUSE_MS,
-                )
-                .ok(),
-        );
-    }
-}
-
-/// Writes the scenario fragment, keeping the page parameters after it: a
-/// new history entry for a new step, else in place (typing must not fill
-/// the Back button).
-fn write_hash(frag: &str, push: bool) {
-    set_address(&format!("{frag}{}", hash_params()), push);
-}
-
-fn replace_raw_hash(frag: &str) {
-    set_address(frag, false);
-}
-
-/// Sets the address's whole fragment: `pushState` when `push`, else
-/// `replaceState`.
-fn set_address(frag: &str, push: bool) {
-    let w = window();
-    let Ok(history) = w.history() else { return };
-    let loc = w.location();
-    let url = format!(
-        "{}{}#{frag}",
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    let _ = if push {
-        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
-    } else {
-        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
-    };
 }
 
 /// How the page is embedded in another page, from the query string.

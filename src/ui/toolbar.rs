@@ -3,11 +3,12 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::address::hash_params;
 use super::expect_state;
 use super::files::download_text;
 use super::files::file_stem;
 use super::imports::{import_upload, ImportSlot};
-use super::state::{hash_params, page_url, upgrade_banner, Embed};
+use super::state::{page_url, upgrade_banner, Embed};
 use crate::models::encode_share;
 use crate::runtime::ExportFormat;
 use crate::scenario::Scenario;

@@ -1,0 +1,215 @@
+//! The address bar: the scenario fragment, then `&`-separated page
+//! parameters (`&view=cynthia`). Writing it costs: `replaceState` and
+//! `pushState` take 10-40 ms in Chromium for a long fragment (a large
+//! catalog or cluster), so no write happens in the task of a keystroke or
+//! a click. Edits are written once they pause; a history step's starting
+//! point and a view change are written in a task of their own, in order.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use leptos::prelude::window;
+use wasm_bindgen::JsCast;
+
+use super::state::OVERVIEW;
+
+/// The whole fragment without `#` (base64url never contains `&`, so
+/// older links read as before).
+pub fn raw_hash() -> String {
+    let hash = window().location().hash().unwrap_or_default();
+    hash.strip_prefix('#').unwrap_or(&hash).to_string()
+}
+
+/// The fragment's scenario part, if any.
+pub fn read_hash() -> Option<String> {
+    let raw = raw_hash();
+    let frag = raw.split('&').next().unwrap_or_default();
+    (!frag.is_empty()).then(|| frag.to_string())
+}
+
+/// The page parameters after the scenario (`&view=cynthia`), with the `&`.
+pub fn hash_params() -> String {
+    let raw = raw_hash();
+    raw.find('&')
+        .map(|i| raw[i..].to_string())
+        .unwrap_or_default()
+}
+
+/// The view named in the address, else the overview. An unknown name (a
+/// model this page does not have) falls back to the overview.
+pub fn read_view() -> String {
+    let raw = raw_hash();
+    raw.split('&')
+        .skip(1)
+        .find_map(|kv| kv.strip_prefix("view="))
+        .filter(|v| crate::models::by_id(v).is_some())
+        .map_or_else(|| OVERVIEW.to_string(), str::to_string)
+}
+
+/// The page parameters that name `view`.
+fn view_params(view: &str) -> String {
+    if view == OVERVIEW {
+        String::new()
+    } else {
+        format!("&view={view}")
+    }
+}
+
+/// Sets the address's whole fragment: `pushState` when `push`, else
+/// `replaceState`.
+fn set_address(frag: &str, push: bool) {
+    let w = window();
+    let Ok(history) = w.history() else { return };
+    let loc = w.location();
+    let url = format!(
+        "{}{}#{frag}",
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
+    let _ = if push {
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+    };
+}
+
+/// Runs `f` in a task of its own after `ms`; its timer's handle.
+fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    window()
+        .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
+        .ok()
+}
+
+/// What is waiting to be written.
+#[derive(Default)]
+struct Writes {
+    /// The newest scenario fragment, until edits pause.
+    pending: Option<String>,
+    pause: Option<i32>,
+    /// Writing `pending` begins a new history entry (pushState).
+    push: bool,
+    /// Steps' starting points (fragment, push), oldest first.
+    steps: VecDeque<(String, bool)>,
+    /// A view to name in the address.
+    view: Option<String>,
+    /// A task is scheduled for `steps` and `view`.
+    soon: bool,
+}
+
+impl Writes {
+    fn pending_write(&mut self) -> Option<(String, bool)> {
+        if let Some(id) = self.pause.take() {
+            window().clear_timeout_with_handle(id);
+        }
+        let push = std::mem::take(&mut self.push);
+        self.pending.take().map(|f| (f, push))
+    }
+
+    /// The next write in order, as (whole fragment, push): a step's
+    /// starting point, then the view (with the scenario still waiting for
+    /// its pause, so the address names this scenario and this view).
+    fn next_urgent(&mut self) -> Option<(String, bool)> {
+        if let Some((frag, push)) = self.steps.pop_front() {
+            return Some((format!("{frag}{}", hash_params()), push));
+        }
+        let view = self.view.take()?;
+        let (frag, push) = self
+            .pending_write()
+            .unwrap_or_else(|| (read_hash().unwrap_or_default(), false));
+        Some((format!("{frag}{}", view_params(&view)), push))
+    }
+
+    fn urgent(&self) -> bool {
+        !self.steps.is_empty() || self.view.is_some()
+    }
+}
+
+/// Writes the address as described in the module's comment.
+#[derive(Default, Clone)]
+pub struct AddressBar(Rc<RefCell<Writes>>);
+
+impl AddressBar {
+    const PAUSE_MS: i32 = 250;
+
+    /// Writes everything waiting now (Share: the address bar must match).
+    pub fn flush(&self) {
+        loop {
+            let next = self.0.borrow_mut().next_urgent();
+            match next {
+                Some((url, push)) => set_address(&url, push),
+                None => break,
+            }
+        }
+        let pending = self.0.borrow_mut().pending_write();
+        if let Some((frag, push)) = pending {
+            set_address(&format!("{frag}{}", hash_params()), push);
+        }
+    }
+
+    /// The next fragment written begins a new step of the browser
+    /// history; the fragment still waiting (the step's starting point, as
+    /// a page that just opened may not have written its own) goes first,
+    /// so Back returns to it.
+    pub fn mark_step(&self) {
+        let mut w = self.0.borrow_mut();
+        if let Some(write) = w.pending_write() {
+            w.steps.push_back(write);
+            drop(w);
+            self.soon();
+            w = self.0.borrow_mut();
+        }
+        w.push = true;
+    }
+
+    /// Names `view` in the address.
+    pub fn show_view(&self, view: String) {
+        self.0.borrow_mut().view = Some(view);
+        self.soon();
+    }
+
+    /// Writes `frag` once edits pause.
+    pub fn show(&self, frag: String) {
+        let mut w = self.0.borrow_mut();
+        if !w.urgent() && read_hash().as_deref() == Some(frag.as_str()) {
+            w.pending = None;
+            return;
+        }
+        w.pending = Some(frag);
+        if let Some(id) = w.pause.take() {
+            window().clear_timeout_with_handle(id);
+        }
+        let bar = self.clone();
+        w.pause = after(Self::PAUSE_MS, move || {
+            let write = {
+                let mut w = bar.0.borrow_mut();
+                w.pause = None;
+                w.pending_write()
+            };
+            if let Some((frag, push)) = write {
+                set_address(&format!("{frag}{}", hash_params()), push);
+            }
+        });
+    }
+
+    /// One urgent write per task, until none is left.
+    fn soon(&self) {
+        let mut w = self.0.borrow_mut();
+        if w.soon {
+            return;
+        }
+        w.soon = true;
+        let bar = self.clone();
+        after(0, move || {
+            let next = bar.0.borrow_mut().next_urgent();
+            if let Some((url, push)) = next {
+                set_address(&url, push);
+            }
+            bar.0.borrow_mut().soon = false;
+            if bar.0.borrow().urgent() {
+                bar.soon();
+            }
+        });
+    }
+}
