@@ -99,12 +99,14 @@ struct Writes {
 }
 
 impl Writes {
+    /// The scenario waiting for its pause, written now. With none, a
+    /// marked step stays marked for the fragment still to come.
     fn pending_write(&mut self) -> Option<(String, bool)> {
+        let frag = self.pending.take()?;
         if let Some(id) = self.pause.take() {
             window().clear_timeout_with_handle(id);
         }
-        let push = std::mem::take(&mut self.push);
-        self.pending.take().map(|f| (f, push))
+        Some((frag, std::mem::take(&mut self.push)))
     }
 
     /// The next write in order, as (whole fragment, push): a step's

@@ -46,4 +46,20 @@ export async function run(ctx) {
   await waitIteration(nav, (t) => within(t, t1, 1e-9), 'Back: the first result');
   await nav.goForward();
   await waitIteration(nav, (t) => within(t, t5, 1e-9), 'Forward: 5 Gb/s again');
+
+  // An edit and a view change in the same moment: the view is written
+  // into the address first, and the edit is still a step of its own.
+  await nav.evaluate(() => {
+    const input = document.querySelector('[data-testid="bandwidth-gbps"]');
+    input.value = '2';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    document.querySelector('[data-testid="view-zeng"]').click();
+  });
+  const t2 = await waitIteration(nav, (t) => t > t5, 'slower at 2 Gb/s');
+  await nav.waitForFunction(() => location.hash.includes('&view=zeng'));
+  await nav.waitForTimeout(900); // the address bar follows after a pause
+  await nav.goBack();
+  await waitIteration(nav, (t) => within(t, t5, 1e-9), 'Back after the view change: 5 Gb/s');
+  await nav.goForward();
+  await waitIteration(nav, (t) => within(t, t2, 1e-9), 'Forward: 2 Gb/s again');
 }
