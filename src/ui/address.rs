@@ -155,14 +155,17 @@ impl AddressBar {
     /// a page that just opened may not have written its own) goes first,
     /// so Back returns to it.
     pub fn mark_step(&self) {
-        let mut w = self.0.borrow_mut();
-        if let Some(write) = w.pending_write() {
-            w.steps.push_back(write);
-            drop(w);
+        let queued = {
+            let mut w = self.0.borrow_mut();
+            let write = w.pending_write();
+            let queued = write.is_some();
+            w.steps.extend(write);
+            w.push = true;
+            queued
+        };
+        if queued {
             self.soon();
-            w = self.0.borrow_mut();
         }
-        w.push = true;
     }
 
     /// Names `view` in the address.
