@@ -12,8 +12,6 @@ use std::rc::Rc;
 use leptos::prelude::window;
 use wasm_bindgen::JsCast;
 
-use super::state::OVERVIEW;
-
 /// The whole fragment without `#` (base64url never contains `&`, so
 /// older links read as before).
 pub fn raw_hash() -> String {
@@ -36,24 +34,15 @@ pub fn hash_params() -> String {
         .unwrap_or_default()
 }
 
-/// The view named in the address, else the overview. An unknown name (a
-/// model this page does not have) falls back to the overview.
-pub fn read_view() -> String {
+/// The model whose view the address names. None for the overview, or
+/// for a model this page does not have.
+pub fn read_view() -> Option<String> {
     let raw = raw_hash();
     raw.split('&')
         .skip(1)
         .find_map(|kv| kv.strip_prefix("view="))
         .filter(|v| crate::models::by_id(v).is_some())
-        .map_or_else(|| OVERVIEW.to_string(), str::to_string)
-}
-
-/// The page parameters that name `view`.
-fn view_params(view: &str) -> String {
-    if view == OVERVIEW {
-        String::new()
-    } else {
-        format!("&view={view}")
-    }
+        .map(str::to_string)
 }
 
 /// Sets the address's whole fragment: `pushState` when `push`, else
@@ -92,7 +81,7 @@ struct Writes {
     push: bool,
     /// Steps' starting points (fragment, push), oldest first.
     steps: VecDeque<(String, bool)>,
-    /// A view to name in the address.
+    /// The page parameters of a view to name in the address.
     view: Option<String>,
     /// A task is scheduled for `steps` and `view`.
     soon: bool,
@@ -116,11 +105,11 @@ impl Writes {
         if let Some((frag, push)) = self.steps.pop_front() {
             return Some((format!("{frag}{}", hash_params()), push));
         }
-        let view = self.view.take()?;
+        let params = self.view.take()?;
         let (frag, push) = self
             .pending_write()
             .unwrap_or_else(|| (read_hash().unwrap_or_default(), false));
-        Some((format!("{frag}{}", view_params(&view)), push))
+        Some((format!("{frag}{params}"), push))
     }
 
     fn urgent(&self) -> bool {
@@ -168,9 +157,10 @@ impl AddressBar {
         }
     }
 
-    /// Names `view` in the address.
-    pub fn show_view(&self, view: String) {
-        self.0.borrow_mut().view = Some(view);
+    /// Names a model's view in the address (None: the overview).
+    pub fn show_view(&self, model: Option<&str>) {
+        let params = model.map_or_else(String::new, |m| format!("&view={m}"));
+        self.0.borrow_mut().view = Some(params);
         self.soon();
     }
 

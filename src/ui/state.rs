@@ -183,7 +183,7 @@ type SectionMemos = HashMap<(&'static str, TypeId), Box<dyn Any>>;
 
 impl AppState {
     pub fn new() -> Self {
-        let view = RwSignal::new(read_view());
+        let view = RwSignal::new(read_view().unwrap_or_else(|| OVERVIEW.to_string()));
         let (initial, banner, kept) = match read_hash() {
             None => (Scenario::example(), None, false),
             Some(frag) => match open_link(&frag) {
@@ -233,7 +233,8 @@ impl AppState {
         Effect::new(move |prev: Option<()>| {
             let v = view.get();
             if prev.is_some() {
-                state.address_bar.with_value(|a| a.show_view(v));
+                let model = (v != OVERVIEW).then_some(v.as_str());
+                state.address_bar.with_value(|a| a.show_view(model));
             }
         });
         state.start_runtime();
