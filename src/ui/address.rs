@@ -8,9 +8,9 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use std::time::Duration;
 
-use leptos::prelude::window;
-use wasm_bindgen::JsCast;
+use leptos::prelude::{set_timeout, set_timeout_with_handle, window, TimeoutHandle};
 
 /// The whole fragment without `#` (base64url never contains `&`, so
 /// older links read as before).
@@ -63,12 +63,11 @@ fn set_address(frag: &str, push: bool) {
     };
 }
 
-/// Runs `f` in a task of its own after `ms`; its timer's handle.
-fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
-    let f = wasm_bindgen::closure::Closure::once_into_js(f);
-    window()
-        .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms)
-        .ok()
+/// Writes the scenario fragment, keeping the page parameters after it: a
+/// new history entry for a new step, else in place (typing must not fill
+/// the Back button).
+fn write_hash(frag: &str, push: bool) {
+    set_address(&format!("{frag}{}", hash_params()), push);
 }
 
 /// What is waiting to be written.
@@ -76,7 +75,7 @@ fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
 struct Writes {
     /// The newest scenario fragment, until edits pause.
     pending: Option<String>,
-    pause: Option<i32>,
+    pause: Option<TimeoutHandle>,
     /// Writing `pending` begins a new history entry (pushState).
     push: bool,
     /// Steps' starting points (fragment, push), oldest first.
@@ -92,24 +91,10 @@ impl Writes {
     /// marked step stays marked for the fragment still to come.
     fn pending_write(&mut self) -> Option<(String, bool)> {
         let frag = self.pending.take()?;
-        if let Some(id) = self.pause.take() {
-            window().clear_timeout_with_handle(id);
+        if let Some(pause) = self.pause.take() {
+            pause.clear();
         }
         Some((frag, std::mem::take(&mut self.push)))
-    }
-
-    /// The next write in order, as (whole fragment, push): a step's
-    /// starting point, then the view (with the scenario still waiting for
-    /// its pause, so the address names this scenario and this view).
-    fn next_urgent(&mut self) -> Option<(String, bool)> {
-        if let Some((frag, push)) = self.steps.pop_front() {
-            return Some((format!("{frag}{}", hash_params()), push));
-        }
-        let params = self.view.take()?;
-        let (frag, push) = self
-            .pending_write()
-            .unwrap_or_else(|| (read_hash().unwrap_or_default(), false));
-        Some((format!("{frag}{params}"), push))
     }
 
     fn urgent(&self) -> bool {
@@ -122,21 +107,12 @@ impl Writes {
 pub struct AddressBar(Rc<RefCell<Writes>>);
 
 impl AddressBar {
-    const PAUSE_MS: i32 = 250;
+    const PAUSE_MS: u64 = 250;
 
     /// Writes everything waiting now (Share: the address bar must match).
     pub fn flush(&self) {
-        loop {
-            let next = self.0.borrow_mut().next_urgent();
-            match next {
-                Some((url, push)) => set_address(&url, push),
-                None => break,
-            }
-        }
-        let pending = self.0.borrow_mut().pending_write();
-        if let Some((frag, push)) = pending {
-            set_address(&format!("{frag}{}", hash_params()), push);
-        }
+        while self.next_urgent() {}
+        self.write_pending();
     }
 
     /// The next fragment written begins a new step of the browser
@@ -172,20 +148,47 @@ impl AddressBar {
             return;
         }
         w.pending = Some(frag);
-        if let Some(id) = w.pause.take() {
-            window().clear_timeout_with_handle(id);
+        if let Some(pause) = w.pause.take() {
+            pause.clear();
         }
         let bar = self.clone();
-        w.pause = after(Self::PAUSE_MS, move || {
-            let write = {
-                let mut w = bar.0.borrow_mut();
-                w.pause = None;
-                w.pending_write()
+        w.pause = set_timeout_with_handle(
+            move || {
+                bar.0.borrow_mut().pause = None;
+                bar.write_pending();
+            },
+            Duration::from_millis(Self::PAUSE_MS),
+        )
+        .ok();
+    }
+
+    /// Does the next write in order, if any: a step's starting point, then
+    /// the view (with the scenario still waiting for its pause, so the
+    /// address names this scenario and this view).
+    fn next_urgent(&self) -> bool {
+        let step = self.0.borrow_mut().steps.pop_front();
+        if let Some((frag, push)) = step {
+            write_hash(&frag, push);
+            return true;
+        }
+        let (params, pending) = {
+            let mut w = self.0.borrow_mut();
+            let Some(params) = w.view.take() else {
+                return false;
             };
-            if let Some((frag, push)) = write {
-                set_address(&format!("{frag}{}", hash_params()), push);
-            }
-        });
+            (params, w.pending_write())
+        };
+        let (frag, push) = pending.unwrap_or_else(|| (read_hash().unwrap_or_default(), false));
+        set_address(&format!("{frag}{params}"), push);
+        true
+    }
+
+    /// Writes the scenario waiting for its pause, if any, now.
+    fn write_pending(&self) {
+        let pending = self.0.borrow_mut().pending_write();
+        if let Some((frag, push)) = pending {
+            write_hash(&frag, push);
+        }
     }
 
     /// One urgent write per task, until none is left.
@@ -196,15 +199,15 @@ impl AddressBar {
         }
         w.soon = true;
         let bar = self.clone();
-        after(0, move || {
-            let next = bar.0.borrow_mut().next_urgent();
-            if let Some((url, push)) = next {
-                set_address(&url, push);
-            }
-            bar.0.borrow_mut().soon = false;
-            if bar.0.borrow().urgent() {
-                bar.soon();
-            }
-        });
+        set_timeout(
+            move || {
+                bar.next_urgent();
+                bar.0.borrow_mut().soon = false;
+                if bar.0.borrow().urgent() {
+                    bar.soon();
+                }
+            },
+            Duration::ZERO,
+        );
     }
 }
