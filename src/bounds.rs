@@ -3,6 +3,11 @@
 
 use crate::report::fmt_count;
 
+/// Finite and above zero.
+pub fn positive(v: f64) -> bool {
+    v.is_finite() && v > 0.0
+}
+
 /// Where a number must lie, and how people type it: `lo..=hi` in SI
 /// units, shown divided by `scale` with `unit` ("GHz": `scale` 1e9).
 /// Messages say the range and the value in the shown unit, so a clock of

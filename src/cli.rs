@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::models::decode_fragment;
 use crate::models::{by_id, evaluate_all, Model, Unavailable, MODELS};
 use crate::report::{csv::csv, text};
-use crate::scenario::codec::{decode_fragment, encode_link};
-use crate::scenario::import::{
+use crate::scenario::codec::encode_link;
+use crate::scenario::files::{
     apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
 };
 use crate::scenario::Scenario;
@@ -137,7 +138,7 @@ fn read_text(path: &str) -> Result<String, String> {
 /// goes to stderr.
 fn read_scenario(path: &str) -> Result<Scenario, String> {
     let text = read_text(path)?;
-    let loaded = Scenario::read_json(&text).map_err(|e| match sniff(&text) {
+    let loaded = crate::models::read_json(&text).map_err(|e| match sniff(&text) {
         FileKind::Scenario | FileKind::Unknown => format!("{path}: {e}"),
         kind => format!("{path} is not a scenario: it looks like {}", kind.usage()),
     })?;
@@ -314,7 +315,6 @@ fn simulate(a: &SimulateArgs) -> Result<(), String> {
         (import.apply)(&mut s, &read_text(p)?).map_err(|e| format!("{p}: {e}"))?;
     }
     let (mut e, base) = skeleton(&s).map_err(|u| {
-        let u = Unavailable::from(u);
         text::unavailable("Li et al.", u.errors(), u.is_missing())
             .trim_end()
             .to_string()

@@ -11,9 +11,9 @@
 use serde::{Serialize, Serializer};
 use wasm_bindgen::prelude::*;
 
+use crate::models::decode_fragment;
 use crate::models::{evaluate_all, Need, Unavailable, MODELS};
 use crate::report::{plotly, Chart, Report, Value as ReportValue};
-use crate::scenario::codec::decode_fragment;
 use crate::scenario::Scenario;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -189,7 +189,7 @@ fn read_scenario(input: JsValue) -> Result<Scenario, JsError> {
             ))
         }
     };
-    Scenario::from_json(&text).map_err(|e| JsError::new(&e.to_string()))
+    crate::models::from_json(&text).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// One model's outcome as the CLI's JSON writes it: `{"report": …}` or

@@ -7,17 +7,17 @@
 pub mod bounds;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod errors;
 pub mod hardware;
-pub mod imports;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod models;
-pub mod parts;
+pub mod readers;
 pub mod report;
-pub mod runtime;
 pub mod scenario;
 pub mod stats;
 mod tagged;
+pub mod worker;
 pub mod workload;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "js")))]

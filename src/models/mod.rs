@@ -1,23 +1,51 @@
 //! The models, one folder per paper, and the one registry that lists them.
 //!
 //! Every caller (validation, `ddnn-planner eval`, the exports, the page's
-//! result panels, the embed view, the JS package) iterates `MODELS`:
-//! adding a model is a folder here plus one line in `MODELS` (and its
-//! input panel, listed in `InputsView` in `src/ui/views.rs`). See `docs/adding-a-model.md`.
+//! result panels and input panels, the embed view, the JS package)
+//! iterates the registry: adding a model is a folder here, its input panel
+//! `src/ui/model_inputs/<id>.rs`, and one line in `registry!`. See
+//! `docs/adding-a-model.md`.
 
-pub mod cynthia;
-pub mod li;
-pub mod spotdnn;
-pub mod stash;
-pub mod zeng;
+/// The registry: one line per model, `<id>: <type>`, in the order the page
+/// and the CLI show them. `<id>` names the model's folder here and its
+/// input panel's file in `src/ui/model_inputs/`. Expands to
+/// `$callback! { <id>: <type>, … }`, so the core (this module) and the
+/// page (`ui::model_inputs`) each declare their modules from the one list.
+#[macro_export]
+macro_rules! registry {
+    ($callback:path) => {
+        $callback! {
+            zeng: Zeng,
+            cynthia: Cynthia,
+            spotdnn: SpotDnn,
+            stash: Stash,
+            li: Li,
+        }
+    };
+}
+
+/// The core's side of `registry!`: each model's module and `MODELS`.
+macro_rules! declare_models {
+    ($($id:ident: $model:ident,)*) => {
+        $(pub mod $id;)*
+
+        /// Every model, in the order the page and the CLI show them.
+        pub static MODELS: &[&dyn Model] = &[$(&$id::$model),*];
+    };
+}
+
+registry!(declare_models);
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::errors::FieldError;
+pub use crate::errors::Unavailable;
+use crate::readers::{text, AnyImporter, Importer, SHARED};
 use crate::report::Report;
-use crate::scenario::codec::encode_link;
-use crate::scenario::{FieldError, Scenario, ScenarioError};
+use crate::scenario::codec::{encode_link, parse_fragment};
+use crate::scenario::{Loaded, Scenario, ScenarioError};
 
 /// What one model needs to say about a scenario.
 pub trait Model: Sync {
@@ -86,8 +114,8 @@ pub trait Model: Sync {
         &[]
     }
     /// Files of this model's own inputs that the page reads in an import
-    /// worker (`crate::imports`), by id `<model>.<file>`.
-    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+    /// worker (`worker::imports`), by id `<model>.<file>`.
+    fn file_importers(&self) -> &'static [&'static dyn AnyImporter] {
         &[]
     }
     /// Files of this model's own inputs that the CLI reads as
@@ -166,96 +194,90 @@ pub struct Need {
     pub optional: bool,
 }
 
-/// Why a model has no report.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", try_from = "UnavailableRepr")]
-pub enum Unavailable {
-    /// Inputs this model needs are not in the scenario (no profile, no
-    /// worker): nothing to show, not an error in what the user typed.
-    Missing { needs: Vec<FieldError> },
-    /// Inputs are there but wrong: the last good result stays, marked.
-    Invalid { errors: Vec<FieldError> },
+/// A scenario document (Import scenario JSON), read and checked whole.
+pub const SCENARIO: Importer<Loaded> = Importer {
+    id: "scenario",
+    read: |_, bytes, ()| read_json(&text(bytes)?).map_err(|e| e.to_string()),
+};
+
+/// The file reader with this id: the scenario document, a shared input's
+/// (`readers::SHARED`) or a model's (`Model::file_importers`).
+pub fn importer(id: &str) -> Option<&'static dyn AnyImporter> {
+    let scenario: &'static dyn AnyImporter = &SCENARIO;
+    std::iter::once(scenario)
+        .chain(SHARED.iter().copied())
+        .chain(
+            MODELS
+                .iter()
+                .flat_map(|m| m.file_importers().iter().copied()),
+        )
+        .find(|i| i.id() == id)
 }
-
-/// `Unavailable` as read (see `crate::tagged`).
-#[derive(Deserialize)]
-struct UnavailableRepr {
-    kind: UnavailableKind,
-    needs: Option<Vec<FieldError>>,
-    errors: Option<Vec<FieldError>>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum UnavailableKind {
-    Missing,
-    Invalid,
-}
-
-impl TryFrom<UnavailableRepr> for Unavailable {
-    type Error = String;
-    fn try_from(r: UnavailableRepr) -> Result<Self, String> {
-        Ok(match r.kind {
-            UnavailableKind::Missing => Unavailable::Missing {
-                needs: crate::tagged::need(r.needs, "missing", "needs")?,
-            },
-            UnavailableKind::Invalid => Unavailable::Invalid {
-                errors: crate::tagged::need(r.errors, "invalid", "errors")?,
-            },
-        })
-    }
-}
-
-/// An evaluation's failure as models return it: `Ok` the inputs are
-/// missing, `Err` they are wrong.
-impl From<Result<Vec<FieldError>, Vec<FieldError>>> for Unavailable {
-    fn from(r: Result<Vec<FieldError>, Vec<FieldError>>) -> Self {
-        match r {
-            Ok(needs) => Unavailable::Missing { needs },
-            Err(errors) => Unavailable::Invalid { errors },
-        }
-    }
-}
-
-impl Unavailable {
-    pub fn errors(&self) -> &[FieldError] {
-        match self {
-            Unavailable::Missing { needs } => needs,
-            Unavailable::Invalid { errors } => errors,
-        }
-    }
-
-    pub fn is_missing(&self) -> bool {
-        matches!(self, Unavailable::Missing { .. })
-    }
-
-    pub fn missing(field: &str, message: impl Into<String>) -> Self {
-        Unavailable::Missing {
-            needs: vec![FieldError {
-                field: field.into(),
-                message: message.into(),
-            }],
-        }
-    }
-}
-
-/// Every model, in the order the page and the CLI show them.
-pub static MODELS: [&dyn Model; 5] = [
-    &zeng::Zeng,
-    &cynthia::Cynthia,
-    &spotdnn::SpotDnn,
-    &stash::Stash,
-    &li::Li,
-];
 
 /// The model with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Model> {
     MODELS.iter().copied().find(|m| m.id() == id)
 }
 
+/// The messages that stop `model`: shared fields it reads plus its own
+/// section. One model's bad field must not blank another's results.
+pub fn validate_for(model: &dyn Model, s: &Scenario) -> Vec<FieldError> {
+    let reads = model.reads();
+    let mut errs: Vec<FieldError> = s
+        .validate_shared()
+        .into_iter()
+        .filter(|e| reads.iter().any(|p| e.field.starts_with(p)))
+        .collect();
+    errs.extend(model.validate(s));
+    errs
+}
+
+/// Every message about the scenario: shared fields and every model's
+/// section.
+pub fn validate(s: &Scenario) -> Vec<FieldError> {
+    let mut errs = s.validate_shared();
+    for m in MODELS {
+        errs.extend(m.validate(s));
+    }
+    errs
+}
+
+/// A document as read, if the whole of it passes `validate`.
+fn checked(loaded: Loaded) -> Result<Loaded, ScenarioError> {
+    let errs = validate(&loaded.scenario);
+    if errs.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(ScenarioError::Invalid(errs))
+    }
+}
+
+/// Reads a scenario document of any version this build knows, refusing
+/// newer versions and invalid fields with messages that name them, with
+/// what an upgrade from an older version changed.
+pub fn read_json(text: &str) -> Result<Loaded, ScenarioError> {
+    checked(Scenario::parse_json(text)?)
+}
+
+/// `read_json`'s scenario.
+pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+    read_json(text).map(|l| l.scenario)
+}
+
+/// The scenario a share link carries, checked as `read_json`. Accepts a
+/// bare fragment, one starting with `#`, or a whole URL.
+pub fn read_fragment(input: &str) -> Result<Loaded, ScenarioError> {
+    checked(parse_fragment(input)?)
+}
+
+/// `read_fragment`'s scenario.
+pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
+    read_fragment(input).map(|l| l.scenario)
+}
+
 /// What `model` reads passes validation, or the messages that stop it.
 fn valid(model: &dyn Model, s: &Scenario) -> Result<(), Unavailable> {
-    let errors = s.validate_for(model);
+    let errors = validate_for(model, s);
     if errors.is_empty() {
         Ok(())
     } else {

@@ -3,7 +3,7 @@
 //! is in `--format json`.
 
 use super::{Figure, Report, Table, Unit, Value};
-use crate::scenario::FieldError;
+use crate::errors::FieldError;
 
 /// Width in characters, so "×" and "—" count as one column.
 fn width(s: &str) -> usize {

@@ -21,7 +21,7 @@ pub fn encode_fragment(scenario: &Scenario) -> String {
     format!("{FRAGMENT_TAG}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
-/// `encode_fragment`, refusing a scenario that `decode_fragment` would not
+/// `encode_fragment`, refusing a scenario that `parse_fragment` would not
 /// accept back (a link that cannot be opened is never handed out).
 pub fn encode_link(scenario: &Scenario) -> Result<String, ScenarioError> {
     let json_len = serde_json::to_vec(scenario).map_or(0, |v| v.len());
@@ -38,13 +38,10 @@ pub fn encode_link(scenario: &Scenario) -> Result<String, ScenarioError> {
     Ok(frag)
 }
 
-/// Accepts a bare fragment, one starting with `#`, or a whole URL.
-pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
-    read_fragment(input).map(|l| l.scenario)
-}
-
-/// `decode_fragment`, with what an upgrade from an older version changed.
-pub fn read_fragment(input: &str) -> Result<Loaded, ScenarioError> {
+/// The scenario a link carries, as `Scenario::parse_json` reads it (its
+/// fields unchecked: `models::read_fragment` checks them). Accepts a bare
+/// fragment, one starting with `#`, or a whole URL.
+pub fn parse_fragment(input: &str) -> Result<Loaded, ScenarioError> {
     let input = input.trim();
     let frag = match input.find('#') {
         Some(i) => &input[i + 1..],
@@ -97,5 +94,5 @@ pub fn read_fragment(input: &str) -> Result<Loaded, ScenarioError> {
     let text = String::from_utf8(json).map_err(|_| {
         ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into())
     })?;
-    Scenario::read_json(&text)
+    Scenario::parse_json(&text)
 }

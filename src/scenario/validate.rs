@@ -1,58 +1,13 @@
 //! Field-level validation. Every message names the field it is about, so
 //! the page can show it beside that input; nothing is clamped silently.
 
-use serde::{Deserialize, Serialize};
-
 use super::Scenario;
+use crate::bounds::{fmt_typed, positive, Bounds};
+use crate::errors::{err, FieldError};
 use crate::hardware::{BATCH, GROUP_COUNT, LATENCY, MAX_WORKERS, NETWORK, PS_COUNT};
-use crate::models::{Model, MODELS};
 use crate::report::fmt_count;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct FieldError {
-    /// Dotted path into the scenario, e.g. `hardware.cluster.ps.bandwidth`.
-    pub field: String,
-    pub message: String,
-}
-
-pub(crate) fn err(field: impl Into<String>, message: impl Into<String>) -> FieldError {
-    FieldError {
-        field: field.into(),
-        message: message.into(),
-    }
-}
-
-pub(crate) fn positive(v: f64) -> bool {
-    v.is_finite() && v > 0.0
-}
-
-use crate::bounds::{fmt_typed, Bounds};
-
 impl Scenario {
-    /// The messages that stop `model`: shared fields it reads plus its own
-    /// section. One model's bad field must not blank another's results.
-    pub fn validate_for(&self, model: &dyn Model) -> Vec<FieldError> {
-        let reads = model.reads();
-        let mut errs: Vec<FieldError> = self
-            .validate_shared()
-            .into_iter()
-            .filter(|e| reads.iter().any(|p| e.field.starts_with(p)))
-            .collect();
-        errs.extend(model.validate(self));
-        errs
-    }
-
-    /// Every message about the scenario: shared fields and every model's
-    /// section.
-    pub fn validate(&self) -> Vec<FieldError> {
-        let mut errs = self.validate_shared();
-        for m in MODELS {
-            errs.extend(m.validate(self));
-        }
-        errs
-    }
-
     /// Checks of the shared document (workload, catalog, cluster, goals).
     /// Every number has a range that makes sense (see the `Bounds` in
     /// `hardware` and here); each message names the device or group and

@@ -4,20 +4,20 @@
 
 use leptos::prelude::*;
 
-use super::cynthia_inputs::add_aws_catalog;
 use super::expect_state;
 use super::fields::{
     gradual, FieldErrors, LazyDetails, NumberField, OptNumberField, ShowMore, PAGE_ROWS,
 };
+use crate::models::cynthia::section::add_aws_catalog;
 use leptos::task::spawn_local;
 
 use super::files::download_text;
 use super::gpu_fields::GpuFields;
-use super::imports::{import_upload, ImportSlot};
+use super::uploads::{import_upload, ImportSlot};
 use crate::hardware::{bytes_to_gbit_per_s, gbit_per_s_to_bytes, Instance, Precision, Processor};
 use crate::models::zeng::calibrate_simd;
 use crate::models::zeng::eval::network_figures;
-use crate::scenario::import::merge_catalog_read;
+use crate::scenario::files::merge_catalog_read;
 
 #[component]
 pub fn CatalogPanel() -> impl IntoView {
@@ -66,7 +66,7 @@ pub fn CatalogPanel() -> impl IntoView {
         let n = list.len();
         let mut added = 0;
         sc.update(|s| {
-            added = crate::scenario::import::merge_instances(&mut s.hardware.catalog, list)
+            added = crate::scenario::files::merge_instances(&mut s.hardware.catalog, list)
         });
         catalog_note.set(Some(Ok(format!(
             "Today's GPU clouds: {n} types ({added} new), each figure with its source and date; a figure no source gave is empty."
@@ -83,7 +83,7 @@ pub fn CatalogPanel() -> impl IntoView {
     let slot = StoredValue::new_local(ImportSlot::default());
     let upload_catalog = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            match import_upload(&ev, &crate::imports::CATALOG, &(), &slot.get_value()).await {
+            match import_upload(&ev, &crate::readers::CATALOG, &(), &slot.get_value()).await {
                 Some(Ok((name, list))) => {
                     let mut msg = String::new();
                     sc.update(|s| msg = merge_catalog_read(s, &name, list));

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::JsCast;
 
-/// Largest upload read (in an import worker, `ui::imports`), traces apart.
+/// Largest upload read (in an import worker, `ui::uploads`), traces apart.
 pub const MAX_UPLOAD_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
 
 /// Offers `text` as a file download.

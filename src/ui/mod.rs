@@ -5,34 +5,28 @@ mod address;
 mod catalog_panel;
 mod chart;
 mod cluster_panel;
-mod cynthia_inputs;
+mod evaluation;
 mod fields;
 mod files;
 mod goals_panel;
 mod gpu_fields;
-mod imports;
 mod instance_select;
-mod li_inputs;
-mod li_trace;
+mod model_inputs;
+mod module_worker;
 mod plotly_js;
 mod plotly_slices;
 mod report_view;
-mod runtime;
-mod spotdnn_inputs;
-mod stash_inputs;
 mod state;
 mod task_queue;
 mod toolbar;
-
+mod uploads;
 mod views;
-mod workers;
 mod workload_panel;
-mod zeng_inputs;
 
 use leptos::prelude::*;
 
 use crate::scenario::Scenario;
-pub use runtime::serve_if_worker;
+pub use evaluation::serve_if_worker;
 use state::{embed_mode, share_url, AppState, Embed};
 
 /// The whole page; `?embed=1` shows only the result panels.

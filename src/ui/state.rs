@@ -8,16 +8,18 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::address::{raw_hash, read_hash, read_view, AddressBar};
+use super::evaluation::Runtime;
 use super::files::{download_text, file_stem};
-use super::runtime::Runtime;
 use crate::models::{Model, Unavailable, MODELS};
 use crate::report::Report;
-use crate::runtime::{ExportFormat, FromWorker};
+use crate::worker::{ExportFormat, FromWorker};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::scenario::codec::{encode_fragment, read_fragment};
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::models::read_fragment;
+use crate::scenario::codec::encode_fragment;
+use crate::scenario::Scenario;
 
 /// What upgrading an older link changed, for the banner.
 pub fn upgrade_banner(notes: &[String]) -> Option<String> {
@@ -201,7 +203,7 @@ impl AppState {
             scenario,
             models: StoredValue::new(models),
             banner: RwSignal::new(banner),
-            validation: Memo::new(move |_| scenario.with(Scenario::validate)),
+            validation: Memo::new(move |_| scenario.with(crate::models::validate)),
             instance_names: Memo::new(move |_| {
                 scenario.with(|s| s.hardware.catalog.iter().map(|d| d.name.clone()).collect())
             }),

@@ -7,11 +7,10 @@ use super::address::hash_params;
 use super::expect_state;
 use super::files::download_text;
 use super::files::file_stem;
-use super::imports::{import_upload, ImportSlot};
 use super::state::{page_url, upgrade_banner, Embed};
+use super::uploads::{import_upload, ImportSlot};
 use crate::models::encode_share;
-use crate::runtime::ExportFormat;
-use crate::scenario::Scenario;
+use crate::worker::ExportFormat;
 
 /// The example scenarios shipped in `public/examples/`.
 const EXAMPLES: [(&str, &str); 7] = [
@@ -111,7 +110,7 @@ pub fn Toolbar() -> impl IntoView {
     let import_json = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             let slot = slot.get_value();
-            match import_upload(&ev, &crate::imports::SCENARIO, &(), &slot).await {
+            match import_upload(&ev, &crate::models::SCENARIO, &(), &slot).await {
                 Some(Ok((name, l))) => {
                     state.load(l.scenario);
                     state.banner.set(upgrade_banner(&l.notes));
@@ -129,7 +128,7 @@ pub fn Toolbar() -> impl IntoView {
     let examples_menu = NodeRef::<leptos::html::Details>::new();
     let pick_example = move |idx: usize| {
         if let Some((_, text)) = EXAMPLES.get(idx) {
-            match Scenario::from_json(text) {
+            match crate::models::from_json(text) {
                 Ok(s) => state.load(s),
                 Err(e) => state.banner.set(Some(format!("example {idx}: {e}"))),
             }

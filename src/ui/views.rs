@@ -7,12 +7,10 @@ use leptos::prelude::*;
 
 use super::chart::Chart;
 use super::fields::gradual;
+use super::model_inputs::PANELS;
 use super::report_view::{slot_figure, ChartTable, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
-use super::{
-    catalog_panel, cluster_panel, cynthia_inputs, expect_state, goals_panel, li_inputs,
-    spotdnn_inputs, stash_inputs, workload_panel, zeng_inputs,
-};
+use super::{catalog_panel, cluster_panel, expect_state, goals_panel, workload_panel};
 
 /// The results views' tabs: the overview, then each registry model.
 #[component]
@@ -263,22 +261,26 @@ pub fn InputsView() -> impl IntoView {
     }
 }
 
-/// The goals and each model's inputs, one panel per frame: built in one
-/// task, the six took over 100 ms on a slow machine. `aria-busy` until the
-/// last is built.
+/// The goals, then each registry model's inputs, one panel per frame:
+/// built in one task, the six took over 100 ms on a slow machine.
+/// `aria-busy` until the last is built.
 #[component]
 fn ModelPanels() -> impl IntoView {
-    const PANELS: usize = 6;
-    let built = gradual(Signal::derive(|| PANELS), 1);
-    let from = move |n: usize| move || built.get() >= n;
+    let total = 1 + PANELS.len();
+    let built = gradual(Signal::derive(move || total), 1);
+    let panels = PANELS
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, panel))| {
+            // The goals are panel 1; this model's is k + 2.
+            let shown = move || built.get() > k + 1;
+            view! { <Show when=shown>{panel()}</Show> }
+        })
+        .collect_view();
     view! {
-        <div class="panels" aria-busy=move || (built.get() < PANELS).then_some("true")>
+        <div class="panels" aria-busy=move || (built.get() < total).then_some("true")>
             <goals_panel::GoalsPanel />
-            <Show when=from(2)><cynthia_inputs::CynthiaInputs /></Show>
-            <Show when=from(3)><zeng_inputs::ZengInputs /></Show>
-            <Show when=from(4)><spotdnn_inputs::SpotDnnInputs /></Show>
-            <Show when=from(5)><stash_inputs::StashInputs /></Show>
-            <Show when=from(6)><li_inputs::LiInputs /></Show>
+            {panels}
         </div>
     }
 }

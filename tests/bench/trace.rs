@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use ddnn_planner::models::li::chrome::{import, read_bytes, Mapping};
 use ddnn_planner::models::li::presets::example;
-use ddnn_planner::scenario::import::fit_loss_curve;
+use ddnn_planner::scenario::files::fit_loss_curve;
 use ddnn_planner::workload::profile::SyncMode;
 use ddnn_planner::workload::table::parse_layer_table;
 use timing::record_value;

@@ -6,9 +6,10 @@ mod timing;
 
 use std::hint::black_box;
 
+use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::zeng::evaluate_zeng;
 use ddnn_planner::models::zeng::section::ZengSettings;
-use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
+use ddnn_planner::scenario::codec::encode_fragment;
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::{Layer, Network};
 use timing::{record_value, time};

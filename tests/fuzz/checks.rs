@@ -14,12 +14,13 @@ use ddnn_planner::hardware::cluster_text::parse_cluster;
 use ddnn_planner::hardware::parse_catalog;
 use ddnn_planner::models::li::chrome::{self, Mapping};
 use ddnn_planner::models::li::profile::Profile as LiProfile;
+use ddnn_planner::models::read_fragment;
 use ddnn_planner::models::spotdnn::fit_text::{parse_loss, parse_memory, parse_speeds};
 use ddnn_planner::models::stash::runs_text::parse_runs;
 use ddnn_planner::models::stash::section::parse_configuration;
 use ddnn_planner::models::{evaluate_all, for_link};
-use ddnn_planner::scenario::codec::{encode_fragment, read_fragment};
-use ddnn_planner::scenario::import::{fit_loss_curve, import_network};
+use ddnn_planner::scenario::codec::encode_fragment;
+use ddnn_planner::scenario::files::{fit_loss_curve, import_network};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::paleo::import_paleo;
 use ddnn_planner::workload::presets::network_presets;
@@ -135,7 +136,7 @@ fn catalog(data: &[u8]) {
 /// written, and as its link.
 fn scenario(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    let Ok(loaded) = Scenario::read_json(t) else {
+    let Ok(loaded) = ddnn_planner::models::read_json(t) else {
         return;
     };
     round_trips(&loaded.scenario);
@@ -153,7 +154,7 @@ fn fragment(data: &[u8]) {
 
 fn round_trips(s: &Scenario) {
     let json = s.to_json();
-    match Scenario::from_json(&json) {
+    match ddnn_planner::models::from_json(&json) {
         Ok(back) => assert_eq!(&back, s, "the written document reads back differently"),
         Err(e) => panic!("a scenario that read does not read back once written: {e}"),
     }

@@ -5,7 +5,6 @@
 use ddnn_planner::models::evaluate_all;
 use ddnn_planner::models::li::section::LiSettings;
 use ddnn_planner::report::{Chart, SeriesData};
-use ddnn_planner::scenario::Scenario;
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -34,7 +33,7 @@ fn points(c: &Chart) -> usize {
 fn every_example_chart_reads_as_a_table() {
     let mut charts = 0;
     for json in EXAMPLES {
-        let mut s = Scenario::from_json(json).expect("a shipped example reads");
+        let mut s = ddnn_planner::models::from_json(json).expect("a shipped example reads");
         // A short simulation: the tables' shape, not the figures, is checked.
         if let Ok(mut li) = s.section::<LiSettings>("li") {
             li.steps = li.steps.min(60);

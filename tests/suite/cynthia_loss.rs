@@ -4,7 +4,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 // Cynthia's loss model: Eq. 1, the fit of β0, β1 on 1/loss, the iteration
 // counts of Eq. 15 and 20, and the profile and loss-curve importers.
 
-use ddnn_planner::models::cynthia::loss_fit::{
+use ddnn_planner::workload::loss_fit::{
     fit_loss, iterations_to_loss, loss_at, FitError, MAX_ITERATIONS,
 };
 use ddnn_planner::workload::profile::{LossCurve, LossParams, Profile, SyncMode};
@@ -644,7 +644,7 @@ fn validate_profile_names_the_field() {
 /// and the message says what was kept.
 #[test]
 fn a_long_curve_is_thinned_and_still_fits() {
-    use ddnn_planner::scenario::import::{fit_loss_curve, MAX_KEPT_LOSS_POINTS};
+    use ddnn_planner::scenario::files::{fit_loss_curve, MAX_KEPT_LOSS_POINTS};
     let mut csv = String::from("iteration,loss\n");
     for s in 0..25_001u32 {
         csv.push_str(&format!("{s},{}\n", 2000.0 / (f64::from(s) + 1000.0)));

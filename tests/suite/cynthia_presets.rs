@@ -8,7 +8,7 @@ use ddnn_planner::hardware::aws::{
     cynthia_catalog, C3_XLARGE, M1_XLARGE, M4_XLARGE, M4_XLARGE_DOCKER_FLOPS, R3_XLARGE,
 };
 use ddnn_planner::hardware::Instance;
-use ddnn_planner::models::cynthia::loss_fit::{iterations_to_loss, loss_at};
+use ddnn_planner::workload::loss_fit::{iterations_to_loss, loss_at};
 use ddnn_planner::workload::profile::SyncMode;
 use ddnn_planner::workload::profile_io::validate_profile;
 use ddnn_planner::workload::profile_presets::{

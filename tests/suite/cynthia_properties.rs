@@ -2,7 +2,7 @@
 //! Property test: least squares on 1/loss recovers β0, β1 of Cynthia Eq. 1
 //! from noiseless curves, for random coefficients and iteration grids.
 
-use ddnn_planner::models::cynthia::loss_fit::{fit_loss, iterations_to_loss, loss_at};
+use ddnn_planner::workload::loss_fit::{fit_loss, iterations_to_loss, loss_at};
 use ddnn_planner::workload::profile::{LossCurve, LossParams, SyncMode};
 use ddnn_planner::workload::profile_io::{parse_loss_curve, parse_profile_json};
 use proptest::prelude::*;

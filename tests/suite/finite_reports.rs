@@ -245,7 +245,7 @@ proptest! {
 
     #[test]
     fn in_range_scenarios_give_finite_reports(s in scenario()) {
-        let errs = s.validate();
+        let errs = ddnn_planner::models::validate(&s);
         prop_assert!(errs.is_empty(), "the generator stays in range: {:?}", errs);
         for (m, outcome) in evaluate_all(&s) {
             match outcome {

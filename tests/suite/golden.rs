@@ -11,7 +11,7 @@ use ddnn_planner::scenario::Scenario;
 
 #[track_caller]
 fn check(json: &str, iteration_s: f64, speedup: f64, sweep7_s: f64) {
-    let s = Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"));
+    let s = ddnn_planner::models::from_json(json).unwrap_or_else(|e| panic!("{e}"));
     let e = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(
         e.queue.iteration_s.to_bits(),

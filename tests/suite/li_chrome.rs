@@ -657,9 +657,9 @@ fn the_mapping_reads_and_writes_as_json() {
 /// not a trace, or that the browser could not read again, is named.
 #[test]
 fn the_import_worker_reads_what_it_is_sent() {
-    use ddnn_planner::imports::{answer, read_answer, ImportRequest};
     use ddnn_planner::models::li::files::TRACE;
     use ddnn_planner::models::li::profile::Profile;
+    use ddnn_planner::worker::imports::{answer, read_answer, ImportRequest};
     let ask = |name: &str, mapping: &Mapping, bytes: Option<&[u8]>| {
         let req = ImportRequest::new(&TRACE, name, &(mapping.clone(), None));
         let text = answer(

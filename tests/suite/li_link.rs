@@ -6,12 +6,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use ddnn_planner::models::li::link::{restore, storage_key, upload_note, LINK_BYTES};
+use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::li::presets::{example, inception_v3_profile};
 use ddnn_planner::models::li::section::{settings, LiSettings, ID};
+use ddnn_planner::models::li::share_link::{restore, storage_key, upload_note, LINK_BYTES};
 use ddnn_planner::models::{encode_share, evaluate, for_link, Unavailable, MODELS};
 use ddnn_planner::report::Report;
-use ddnn_planner::scenario::codec::decode_fragment;
 use ddnn_planner::scenario::Scenario;
 
 fn li(s: &Scenario) -> Result<Report, Unavailable> {

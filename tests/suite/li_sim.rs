@@ -268,10 +268,9 @@ fn a_shorter_transfer_leaves_the_link_to_the_longer_one() {
 
 #[test]
 fn the_shipped_example_is_the_preset() {
-    let shipped = ddnn_planner::scenario::Scenario::from_json(include_str!(
-        "../../public/examples/li-vgg16-10gbe.json"
-    ))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let shipped =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/li-vgg16-10gbe.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(shipped, ddnn_planner::models::li::presets::example());
 }
 

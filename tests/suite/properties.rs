@@ -2,9 +2,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use ddnn_planner::hardware::{Processor, WorkerGroup};
+use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::zeng::section::ZengSettings;
 use ddnn_planner::models::zeng::{push_queue, simulate, Link, NetworkFigures, WorkerInput};
-use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
+use ddnn_planner::scenario::codec::encode_fragment;
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::presets::network_presets;
 use proptest::prelude::*;

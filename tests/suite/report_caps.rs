@@ -19,8 +19,9 @@ fn report(id: &str, s: &Scenario) -> Report {
 
 #[test]
 fn cynthia_charts_draw_the_cheapest_types_of_a_big_catalog() {
-    let mut s = Scenario::from_json(include_str!("../../public/examples/cifar10-bsp-m4.json"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut s =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/cifar10-bsp-m4.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     let base = s.hardware.catalog[0].clone();
     for i in 0..40 {
         s.hardware.catalog.push(Instance {

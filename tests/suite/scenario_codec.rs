@@ -3,8 +3,9 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::zeng::evaluate_zeng;
-use ddnn_planner::scenario::codec::{decode_fragment, encode_fragment};
+use ddnn_planner::scenario::codec::encode_fragment;
 use ddnn_planner::scenario::{Scenario, ScenarioError};
 
 #[test]
@@ -20,7 +21,7 @@ fn example_round_trips_through_fragment_and_json() {
         decode_fragment(&format!("http://127.0.0.1:8080/?embed=1#{frag}")),
         Ok(s.clone())
     );
-    assert_eq!(Scenario::from_json(&s.to_json()), Ok(s));
+    assert_eq!(ddnn_planner::models::from_json(&s.to_json()), Ok(s));
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn shipped_example_files_load() {
             include_str!("../../public/examples/resnet50-10gbe.json"),
         ),
     ] {
-        let s = Scenario::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = ddnn_planner::models::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
         evaluate_zeng(&s).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     }
 }
@@ -100,13 +101,13 @@ fn future_and_invalid_documents_are_refused_by_name() {
         serde_json::from_str(&Scenario::example().to_json()).unwrap_or_default();
     v["version"] = 7.into();
     assert!(matches!(
-        Scenario::from_json(&v.to_string()),
+        ddnn_planner::models::from_json(&v.to_string()),
         Err(ScenarioError::FutureVersion { found: 7 })
     ));
 
     let mut s = Scenario::example();
     s.hardware.cluster.ps.link_bytes_per_s = Some(0.0);
-    let msg = Scenario::from_json(&s.to_json())
+    let msg = ddnn_planner::models::from_json(&s.to_json())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -119,7 +120,7 @@ fn future_and_invalid_documents_are_refused_by_name() {
     {
         *hz = -1.0;
     }
-    let msg = Scenario::from_json(&s.to_json())
+    let msg = ddnn_planner::models::from_json(&s.to_json())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -132,7 +133,7 @@ fn future_and_invalid_documents_are_refused_by_name() {
 
     let mut s = Scenario::example();
     s.hardware.cluster.workers[0].instance = "TPU v9".into();
-    let msg = Scenario::from_json(&s.to_json())
+    let msg = ddnn_planner::models::from_json(&s.to_json())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -141,8 +142,8 @@ fn future_and_invalid_documents_are_refused_by_name() {
         "{msg}"
     );
 
-    assert!(Scenario::from_json("{").is_err());
-    assert!(Scenario::from_json("[]")
+    assert!(ddnn_planner::models::from_json("{").is_err());
+    assert!(ddnn_planner::models::from_json("[]")
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default()
@@ -165,7 +166,7 @@ fn instance_without_a_rate_is_named_as_missing() {
 fn a_rate_and_a_clock_for_one_instance_is_refused() {
     let mut s = Scenario::example();
     s.hardware.catalog[2].flops_per_s = Some(7e12);
-    let msg = Scenario::from_json(&s.to_json())
+    let msg = ddnn_planner::models::from_json(&s.to_json())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();

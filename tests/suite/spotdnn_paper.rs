@@ -302,7 +302,8 @@ fn a_scenario_without_the_section_says_what_is_needed() {
 
 #[test]
 fn the_shipped_example_is_table_1() {
-    let shipped = Scenario::from_json(include_str!("../../public/examples/spotdnn-table1.json"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let shipped =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/spotdnn-table1.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(shipped, table1_example());
 }

@@ -161,8 +161,9 @@ fn the_shipped_example_has_fig_13s_500_percent_network_stall() {
         r.figure("worst-stall").unwrap().value,
         Value::num(5.0, ddnn_planner::report::Unit::Percent)
     );
-    let shipped = Scenario::from_json(include_str!("../../public/examples/stash-p3.json"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let shipped =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/stash-p3.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(shipped, s);
 }
 

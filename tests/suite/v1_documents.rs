@@ -13,8 +13,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::collections::BTreeMap;
 
+use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::evaluate_all;
-use ddnn_planner::scenario::codec::decode_fragment;
 use ddnn_planner::scenario::Scenario;
 use serde_json::Value;
 
@@ -193,7 +193,7 @@ fn all(read: impl Fn(&str, &str) -> Scenario) -> BTreeMap<String, String> {
 #[test]
 fn the_one_changed_document_says_so() {
     for (name, json, _) in FIXTURES {
-        let loaded = Scenario::read_json(json).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = ddnn_planner::models::read_json(json).unwrap_or_else(|e| panic!("{e}"));
         let listed = CHANGED_BY_UPGRADE.iter().any(|(doc, _)| *doc == name);
         assert_eq!(
             !loaded.notes.is_empty(),
@@ -217,7 +217,8 @@ fn the_one_changed_document_says_so() {
 
 #[test]
 fn v1_documents_keep_their_numbers() {
-    let got = all(|json, _| Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}")));
+    let got =
+        all(|json, _| ddnn_planner::models::from_json(json).unwrap_or_else(|e| panic!("{e}")));
     let want = expected();
     assert!(want.len() > 40, "digests.txt has {} lines", want.len());
     compare(&got, &want, "version-1 documents");

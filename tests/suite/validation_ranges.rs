@@ -5,11 +5,12 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use ddnn_planner::errors::FieldError;
 use ddnn_planner::hardware::{Instance, Processor};
 use ddnn_planner::models::cynthia::Cynthia;
 use ddnn_planner::models::zeng::Zeng;
 use ddnn_planner::models::{evaluate, evaluate_all};
-use ddnn_planner::scenario::{FieldError, Scenario};
+use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::profile::{LossParams, Profile, SyncMode};
 
 /// Subnormal: passes `> 0` and `is_finite`, yet a time divided by it is ∞.
@@ -176,7 +177,7 @@ fn sizes() -> Vec<(&'static str, &'static str, Setter)> {
 
 #[track_caller]
 fn refused_at(s: &Scenario, field: &str) -> FieldError {
-    let errs = s.validate();
+    let errs = ddnn_planner::models::validate(s);
     let e = errs
         .iter()
         .find(|e| e.field == field)
@@ -192,7 +193,7 @@ fn refused_at(s: &Scenario, field: &str) -> FieldError {
 
 #[test]
 fn the_full_scenario_is_valid() {
-    assert_eq!(full().validate(), Vec::new());
+    assert_eq!(ddnn_planner::models::validate(&full()), Vec::new());
 }
 
 #[test]
@@ -421,7 +422,11 @@ fn the_ends_of_every_range_are_accepted() {
         for v in [lo, hi] {
             let mut s = full();
             set(&mut s, v);
-            assert_eq!(s.validate(), Vec::new(), "{field} = {v}");
+            assert_eq!(
+                ddnn_planner::models::validate(&s),
+                Vec::new(),
+                "{field} = {v}"
+            );
         }
     }
 }
@@ -472,7 +477,7 @@ fn a_trace_mappings_numbers_are_refused_at_their_fields() {
     let mut c: LiSettings = s.section("li").unwrap_or_default();
     c.trace_mapping = Some(Mapping::default());
     s.set_section("li", &c);
-    assert_eq!(s.validate(), Vec::new());
+    assert_eq!(ddnn_planner::models::validate(&s), Vec::new());
     c.trace_mapping = Some(Mapping {
         assumed_bytes_per_s: 0.0,
         ps_bytes_per_s: TINY,

@@ -221,7 +221,7 @@ fn the_epoch_field_round_trips_and_is_checked() {
             ..ZengSettings::default()
         },
     );
-    let back = Scenario::from_json(&s.to_json()).unwrap_or_else(|e| panic!("{e}"));
+    let back = ddnn_planner::models::from_json(&s.to_json()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, s);
     assert!(s.to_json().contains("\"epoch_samples\": 50000"));
     // Absent by default: documents without it are unchanged.
@@ -236,7 +236,7 @@ fn the_epoch_field_round_trips_and_is_checked() {
                 ..ZengSettings::default()
             },
         );
-        let errs = s.validate_for(&Zeng);
+        let errs = ddnn_planner::models::validate_for(&Zeng, &s);
         assert!(
             errs.iter().any(|e| e.field == "models.zeng.epoch_samples"
                 && e.message.contains("samples per epoch must be ")

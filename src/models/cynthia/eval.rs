@@ -9,7 +9,8 @@ use super::{
     ExactResult, Goals, Group, InstanceType, IterationTime, PaperResult, Run, Saturation,
 };
 use crate::hardware::{Instance, Precision, Pricing};
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 use crate::workload::profile::SyncMode;
 
 /// The given cluster under Cynthia's model.
@@ -147,7 +148,7 @@ fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
 
 /// Validates what Cynthia reads, then evaluates.
 pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
-    let errs = s.validate_for(&super::Cynthia);
+    let errs = crate::models::validate_for(&super::Cynthia, s);
     if !errs.is_empty() {
         return Err(errs);
     }

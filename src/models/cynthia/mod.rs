@@ -23,7 +23,6 @@
 //! ```
 
 pub mod eval;
-pub mod loss_fit;
 mod model;
 pub mod report;
 pub mod section;
@@ -35,7 +34,7 @@ use serde::Serialize;
 
 use crate::report::Unit;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
-use loss_fit::iterations_to_loss;
+use crate::workload::loss_fit::iterations_to_loss;
 
 /// One instance type as Cynthia reads it from the catalog.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -6,7 +6,8 @@ use super::report::build;
 use super::section;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 pub struct Cynthia;
 

@@ -4,7 +4,7 @@
 //! charts, all as data in SI units.
 
 use super::eval::{ClusterPrediction, CynthiaEvaluation};
-use super::loss_fit::{fit_loss, loss_at};
+use crate::workload::loss_fit::{fit_loss, loss_at};
 use super::{Bottleneck, CostCurve, Plan, Run};
 use crate::report::{
     fmt_sig, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit, Value,
@@ -869,7 +869,7 @@ mod tests {
     const CIFAR: &str = include_str!("../../../public/examples/cifar10-bsp-m4.json");
 
     fn scenario() -> Scenario {
-        Scenario::from_json(CIFAR).unwrap_or_else(|e| panic!("{e}"))
+        crate::models::from_json(CIFAR).unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn report_of(s: &Scenario) -> (CynthiaEvaluation, Report) {

@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 /// Section id, and the prefix of its fields' paths.
 pub const ID: &str = "cynthia";
@@ -50,4 +51,22 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         )];
     }
     Vec::new()
+}
+
+/// Adds the AWS docker presets to the catalog (skipping names already
+/// there) and points the PS at m4.xlarge if it has no instance yet.
+pub fn add_aws_catalog(s: &mut Scenario) {
+    for inst in crate::hardware::aws::cynthia_catalog() {
+        if s.instance(&inst.name).is_none() {
+            s.hardware.catalog.push(inst);
+        }
+    }
+    if s.hardware.cluster.ps.instance.is_none() {
+        s.hardware.cluster.ps.instance = s
+            .hardware
+            .catalog
+            .iter()
+            .find(|i| i.name.starts_with("m4"))
+            .map(|i| i.name.clone());
+    }
 }

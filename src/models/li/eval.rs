@@ -10,8 +10,9 @@ use super::lin::{steps_to_trace, Lin};
 use super::profile::{Profile, Resource};
 use super::section::{self, LiSettings, StreamOrder, ID};
 use super::sim::{simulate, Flow, Order, Outcome, Parse, Setup};
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::Unavailable;
+use crate::scenario::Scenario;
 
 /// One W of the sweep: its simulated spread, and beside it Cynthia's
 /// estimate `WK / (T_p·max(1, W·U_1) + 2T_C)` and Lin et al.'s (none when
@@ -46,22 +47,22 @@ pub struct LiEvaluation {
     pub timeline_workers: u32,
 }
 
-/// Why there is no evaluation: `Ok` inputs missing, `Err` inputs wrong.
-pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
 
-fn missing(field: &str, what: &str) -> Unusable {
-    Ok(vec![err(field, what)])
+fn missing(field: &str, what: &str) -> Unavailable {
+    Unavailable::Missing {
+        needs: vec![err(field, what)],
+    }
 }
 
 /// The profile the section gives or asks to generate.
-fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unusable> {
+fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unavailable> {
     if let Some(p) = &set.profile {
         return Ok((p.clone(), false));
     }
     if let Some(r) = &set.profile_ref {
         return Err(missing(
             &format!("models.{ID}.profile"),
-            &super::link::attach_message(r),
+            &super::share_link::attach_message(r),
         ));
     }
     let Some(g) = &set.generate else {
@@ -220,7 +221,7 @@ pub fn spread(profile: &Profile, base: &Setup, w: u32, seeds: u32) -> Spread {
 
 /// The profile, the PS count and link, and the simulation setup the
 /// scenario gives (what `evaluate` and `ddnn-planner simulate` run).
-pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusable> {
+pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unavailable> {
     let set = section::settings(s);
     let (profile, generated) = profile_of(s, &set)?;
     let problems = profile.validate();
@@ -230,7 +231,9 @@ pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusa
         } else {
             format!("models.{ID}.profile")
         };
-        return Err(Err(problems.into_iter().map(|m| err(&field, m)).collect()));
+        return Err(Unavailable::invalid(
+            problems.into_iter().map(|m| err(&field, m)).collect(),
+        ));
     }
     let ps = &s.hardware.cluster.ps;
     let Some(bytes_per_s) = ps.node_bandwidth(&s.hardware.catalog) else {
@@ -243,7 +246,7 @@ pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unusa
     Ok((set, profile, generated, base))
 }
 
-pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
+pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unavailable> {
     evaluate_streamed(s, &mut |_, _, _| {})
 }
 
@@ -252,7 +255,7 @@ pub fn evaluate(s: &Scenario) -> Result<LiEvaluation, Unusable> {
 pub fn evaluate_streamed(
     s: &Scenario,
     partial: &mut dyn FnMut(&LiEvaluation, u32, u32),
-) -> Result<LiEvaluation, Unusable> {
+) -> Result<LiEvaluation, Unavailable> {
     let (mut e, base) = skeleton(s)?;
     let total = e.settings.max_workers;
     for w in 1..=total {
@@ -267,7 +270,7 @@ pub fn evaluate_streamed(
 
 /// The evaluation without its sweep over W: the profile, the bounds and
 /// the timeline; and the setup each W's `spread` runs from.
-pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unusable> {
+pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unavailable> {
     let (set, profile, generated, base) = prepare(s)?;
     let (servers, bytes_per_s) = (base.servers, base.bytes_per_s);
     let batch = f64::from(profile.batch);

@@ -1,11 +1,11 @@
 //! Li et al.'s files as the page reads them, in the import worker
-//! (`crate::imports`): an op-graph profile, and a Chrome trace (plain or
+//! (`crate::readers`): an op-graph profile, and a Chrome trace (plain or
 //! gzipped) read with the mapping screen's rules. A rule change sends the
 //! same file again.
 
 use super::chrome::{import, read_owned, Mapping};
 use super::profile::Profile;
-use crate::imports::{text, Importer};
+use crate::readers::{text, Importer};
 use crate::workload::Network;
 
 /// The product's own profile JSON.

@@ -8,7 +8,8 @@ use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 pub struct Li;
 
@@ -79,7 +80,7 @@ const NEEDS: [Need; 5] = [
 ];
 
 impl Model for Li {
-    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+    fn file_importers(&self) -> &'static [&'static dyn crate::readers::AnyImporter] {
         &[&super::files::PROFILE, &super::files::TRACE]
     }
 
@@ -129,7 +130,7 @@ impl Model for Li {
         &self,
         s: &mut std::borrow::Cow<'_, Scenario>,
     ) -> Vec<crate::models::LeftOut> {
-        super::link::shrink(s)
+        super::share_link::shrink(s)
     }
 
     fn restore_after_link(
@@ -137,7 +138,7 @@ impl Model for Li {
         s: &mut Scenario,
         saved: &dyn Fn(&str) -> Option<String>,
     ) -> Option<String> {
-        super::link::restore(s, saved)
+        super::share_link::restore(s, saved)
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
@@ -159,7 +160,7 @@ impl Model for Li {
             partial(in_progress(e, done, total), done, total);
         })
         .map(|e| build(&e))
-        .map_err(Unavailable::from);
+        ;
         keep(key, &r);
         r
     }
@@ -175,7 +176,7 @@ impl Model for Li {
 
     /// Part `k`: the spread over seeds of W = k + 1.
     fn part(&self, s: &Scenario, k: u32) -> Result<String, Unavailable> {
-        let (set, profile, _, base) = prepare(s).map_err(Unavailable::from)?;
+        let (set, profile, _, base) = prepare(s)?;
         let sim = spread(&profile, &base, k + 1, set.seeds);
         serde_json::to_string(&sim)
             .map_err(|e| Unavailable::missing(section::ID, format!("part {k}: {e}")))
@@ -191,7 +192,7 @@ impl Model for Li {
             match memo.as_ref() {
                 Some((k, e)) if *k == key => e.clone(),
                 _ => {
-                    let (e, _) = skeleton(s).map_err(Unavailable::from)?;
+                    let (e, _) = skeleton(s)?;
                     *memo = Some((key.clone(), e.clone()));
                     e
                 }

@@ -254,8 +254,8 @@ pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
         .collect()
 }
 
-pub use super::links::max_min;
-use super::links::{earlier, later, Ended, Links, Resolved, Start};
+pub use super::ps_links::max_min;
+use super::ps_links::{earlier, later, Ended, Links, Resolved, Start};
 
 fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
     let n = profile.ops.len();

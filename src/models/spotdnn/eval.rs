@@ -3,7 +3,7 @@
 //! optimiser) with the paper's comparisons, the cost-vs-time-goal
 //! frontier, and a takeover plan after a revocation.
 
-use crate::scenario::validate::positive;
+use crate::bounds::positive;
 use serde::Serialize;
 
 use super::fit::{self, ContentionPoint, Fit, SpeedObservation, Trace};
@@ -15,8 +15,9 @@ use super::{
 };
 use crate::hardware::{Instance, Pricing};
 use crate::report::fmt_sig;
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::{FieldError, Unavailable};
+use crate::scenario::Scenario;
 
 /// Points on the cost-vs-time-goal frontier.
 pub const FRONTIER_POINTS: usize = 24;
@@ -114,23 +115,21 @@ fn type_index(types: &[InstanceType], name: &str) -> Option<usize> {
 }
 
 /// Reads the section and catalog into the model, or says what is missing
-/// (`Err(Ok)`: nothing to show) or wrong (`Err(Err)`: the last good result
+/// (`Missing`: nothing to show) or wrong (`Invalid`: the last good result
 /// stays).
-pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
+pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
     let mut e = prepare(s)?;
-    let goals = goals(s, &e).map_err(Err)?;
+    let goals = goals(s, &e).map_err(Unavailable::invalid)?;
     if let Some((loss_goal, time_goal)) = goals {
         e.plans = Some(plans(&e, loss_goal, time_goal));
-        e.replan = replan(&e, loss_goal, time_goal).map_err(Err)?;
+        e.replan = replan(&e, loss_goal, time_goal).map_err(Unavailable::invalid)?;
     }
     Ok(e)
 }
 
-/// Why there is no evaluation: inputs missing (`Ok`) or wrong (`Err`).
-pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
 
 /// The types and the given cluster, without plans.
-pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
+pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
     let mut set = section::settings(s);
     let mut fits = Fits::default();
     if !set.fits.memory.is_empty() {
@@ -183,7 +182,7 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
         ));
     }
     if !missing.is_empty() {
-        return Err(Ok(missing));
+        return Err(Unavailable::Missing { needs: missing });
     }
     // Without a law only the cluster's iteration figures are shown; the
     // placeholder is never run (`goals` and `given_cluster` check `loss`).
@@ -197,12 +196,12 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unusable> {
         loss,
     };
     let pricing = s.hardware.pricing;
-    let (types, skipped) = instance_types(s, &set, &workload, alpha2, pricing).map_err(Err)?;
+    let (types, skipped) = instance_types(s, &set, &workload, alpha2, pricing).map_err(Unavailable::invalid)?;
     if types.is_empty() {
-        return Err(Ok(vec![err(
+        return Err(Unavailable::Missing { needs: vec![err(
             f("measured"),
             "no measured instance type is in the catalog with its GPUs, GPU memory, PCIe bandwidth and price",
-        )]));
+        )] });
     }
     fit_measurements(&mut set, &mut workload, &types, &mut fits);
     let mut e = SpotEvaluation {

@@ -34,7 +34,7 @@ pub mod section;
 
 pub use model::SpotDnn;
 
-use crate::scenario::validate::positive;
+use crate::bounds::positive;
 use serde::{Deserialize, Serialize};
 
 /// Which loss law Eq. 3 uses.

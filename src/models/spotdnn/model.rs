@@ -6,7 +6,8 @@ use super::report::build;
 use super::section;
 use crate::models::{Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 pub struct SpotDnn;
 
@@ -92,6 +93,6 @@ impl Model for SpotDnn {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        evaluate(s).map(|e| build(s, &e)).map_err(Unavailable::from)
+        evaluate(s).map(|e| build(s, &e))
     }
 }

@@ -3,7 +3,7 @@
 //! of each type, keeping the instances already running (`E`). Algorithm 1
 //! as printed, an exact branch and bound, and brute force for the tests.
 
-use crate::scenario::validate::positive;
+use crate::bounds::positive;
 use serde::Serialize;
 
 use super::{cluster, ClusterFigures, InstanceType, LossForm, Mix, RunFigures, Workload};

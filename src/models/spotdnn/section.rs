@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{LossForm, LossLaw};
 use crate::bounds::Bounds;
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 /// Section id, and the prefix of its fields' paths.
 pub const ID: &str = "spotdnn";

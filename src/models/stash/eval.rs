@@ -9,8 +9,9 @@ use super::section::{self, parse_configuration, StashSettings, ID};
 use super::stalls::{analyse, StallAnalysis};
 use crate::hardware::{Instance, Precision, Pricing};
 use crate::report::fmt_sig;
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::{FieldError, Unavailable};
+use crate::scenario::Scenario;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StashEvaluation {
@@ -68,8 +69,6 @@ pub struct Predictions {
     pub workload: Workload,
 }
 
-/// Why there is no evaluation: `Ok` inputs missing, `Err` inputs wrong.
-pub type Unusable = Result<Vec<FieldError>, Vec<FieldError>>;
 
 fn figures(s: &Scenario, set: &StashSettings) -> Figures {
     let net = &s.workload.network;
@@ -196,8 +195,8 @@ fn candidate(
 }
 
 /// Reads the section, catalog and workload; runs whatever parts their
-/// inputs allow (`Err(Ok)`: none can, `Err(Err)`: an input is wrong).
-pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unusable> {
+/// inputs allow (`Missing`: none can, `Invalid`: an input is wrong).
+pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unavailable> {
     let set = section::settings(s);
     let precision = s.hardware.precision;
     let pricing = s.hardware.pricing;
@@ -243,7 +242,7 @@ pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unusable> {
         ));
     }
     if stalls.configs.is_empty() && comm.is_none() && prediction.is_none() {
-        return Err(Ok(missing));
+        return Err(Unavailable::Missing { needs: missing });
     }
     Ok(StashEvaluation {
         settings: set,
@@ -265,7 +264,7 @@ fn predictions(
     w: Workload,
     setup: Setup,
     missing: &mut Vec<FieldError>,
-) -> Result<Option<Predictions>, Unusable> {
+) -> Result<Option<Predictions>, Unavailable> {
     let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
     let mut skipped = Vec::new();
     let mut candidates = Vec::new();
@@ -298,17 +297,17 @@ fn predictions(
         Some(cal) => {
             let field = format!("models.{ID}.calibrate.configuration");
             let (name, m) =
-                parse_configuration(&cal.configuration).map_err(|e| Err(vec![err(&field, e)]))?;
+                parse_configuration(&cal.configuration).map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
             let inst = s.instance(&name).ok_or_else(|| {
-                Err(vec![err(
+                Unavailable::invalid(vec![err(
                     &field,
                     format!("{name} is not in the catalog: calibrate on a configuration it lists"),
                 )])
             })?;
             let c = candidate(inst, m, set, precision, pricing)
-                .map_err(|e| Err(vec![err(&field, e)]))?;
+                .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
             let a = predict::calibrate(&c, &w, &setup, cal.iteration_s)
-                .map_err(|e| Err(vec![err(format!("models.{ID}.calibrate.iteration_s"), e)]))?;
+                .map_err(|e| Unavailable::invalid(vec![err(format!("models.{ID}.calibrate.iteration_s"), e)]))?;
             (a, Some((c.name(), cal.iteration_s)))
         }
     };

@@ -6,7 +6,8 @@ use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
 use crate::report::Report;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 pub struct Stash;
 
@@ -81,7 +82,7 @@ impl Model for Stash {
         &NEEDS
     }
 
-    fn file_importers(&self) -> &'static [&'static dyn crate::imports::AnyImporter] {
+    fn file_importers(&self) -> &'static [&'static dyn crate::readers::AnyImporter] {
         &[&super::runs_text::RUNS]
     }
 
@@ -105,6 +106,6 @@ impl Model for Stash {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        evaluate(s).map(|e| build(s, &e)).map_err(Unavailable::from)
+        evaluate(s).map(|e| build(s, &e))
     }
 }

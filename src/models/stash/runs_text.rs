@@ -12,7 +12,7 @@
 use serde::Deserialize;
 
 use super::section::{within_run_limit, Run};
-use crate::imports::{text, Importer};
+use crate::readers::{text, Importer};
 use crate::workload::text::{csv_number, csv_rows, json_error_parts};
 
 pub fn parse_runs_csv(text: &str) -> Result<Vec<Run>, String> {
@@ -100,7 +100,7 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
     Ok(runs)
 }
 
-/// A runs file read in the import worker (`crate::imports`).
+/// A runs file read in the import worker (`crate::readers`).
 pub const RUNS: Importer<Vec<Run>> = Importer {
     id: "stash.runs",
     read: |_, bytes, ()| parse_runs(&text(bytes)?),

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::bounds::Bounds;
 use crate::hardware::cluster_text::parse_cluster;
 use crate::report::fmt_count;
-use crate::scenario::validate::err;
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::err;
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 
 /// Section id, and the prefix of its fields' paths.
 pub const ID: &str = "stash";

@@ -9,7 +9,8 @@ use super::{
     Throughput, WorkerInput, BYTES_PER_VALUE,
 };
 use crate::hardware::{Pricing, Processor, WorkerGroup};
-use crate::scenario::{FieldError, Scenario};
+use crate::errors::FieldError;
+use crate::scenario::Scenario;
 use crate::workload::NetworkSummary;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -322,7 +323,7 @@ pub fn bandwidth_grid() -> Vec<f64> {
 
 /// Validates what Zeng reads, then evaluates.
 pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
-    let errs = s.validate_for(&super::Zeng);
+    let errs = crate::models::validate_for(&super::Zeng, s);
     if !errs.is_empty() {
         return Err(errs);
     }

@@ -4,12 +4,11 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
-use super::imports::{import_upload, ImportSlot};
-use crate::hardware::aws::cynthia_catalog;
-use crate::models::cynthia::loss_fit::fit_loss;
-use crate::models::cynthia::section::{self, CynthiaSettings};
+use crate::ui::expect_state;
+use crate::ui::fields::{FieldErrors, NumberField};
+use crate::ui::uploads::{import_upload, ImportSlot};
+use crate::workload::loss_fit::fit_loss;
+use crate::models::cynthia::section::{self, add_aws_catalog, CynthiaSettings};
 use crate::models::zeng::eval::network_figures;
 use crate::report::fmt_sig;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
@@ -51,7 +50,7 @@ fn profile_from_layers(s: &crate::scenario::Scenario) -> Result<Profile, String>
 }
 
 #[component]
-pub fn CynthiaInputs() -> impl IntoView {
+pub fn Panel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let note = RwSignal::new(None::<Result<String, String>>);
@@ -98,7 +97,7 @@ pub fn CynthiaInputs() -> impl IntoView {
     let upload_profile = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             let slot = profile_slot.get_value();
-            match import_upload(&ev, &crate::imports::PROFILE, &(), &slot).await {
+            match import_upload(&ev, &crate::readers::PROFILE, &(), &slot).await {
                 Some(Ok((name, p))) => {
                     sc.update(|s| s.workload.profile = Some(p));
                     note.set(Some(Ok(format!("{name}: profile loaded"))));
@@ -172,7 +171,7 @@ pub fn CynthiaInputs() -> impl IntoView {
                     .map_or(SyncMode::Bsp, |p| p.sync)
             });
             let slot = curve_slot.get_value();
-            match import_upload(&ev, &crate::imports::LOSS_CURVE, &(sync, n), &slot).await {
+            match import_upload(&ev, &crate::readers::LOSS_CURVE, &(sync, n), &slot).await {
                 Some(Ok((name, read))) => {
                     sc.update(|s| {
                         s.workload.loss = Some(read.params);
@@ -275,23 +274,5 @@ pub fn CynthiaInputs() -> impl IntoView {
                 <FieldErrors errors=state.errors_at("workload.profile") />
             </Show>
         </section>
-    }
-}
-
-/// Adds the AWS docker presets to the catalog (skipping names already
-/// there) and points the PS at m4.xlarge if it has no instance yet.
-pub fn add_aws_catalog(s: &mut crate::scenario::Scenario) {
-    for inst in cynthia_catalog() {
-        if s.instance(&inst.name).is_none() {
-            s.hardware.catalog.push(inst);
-        }
-    }
-    if s.hardware.cluster.ps.instance.is_none() {
-        s.hardware.cluster.ps.instance = s
-            .hardware
-            .catalog
-            .iter()
-            .find(|i| i.name.starts_with("m4"))
-            .map(|i| i.name.clone());
     }
 }

@@ -9,10 +9,10 @@
 
 use leptos::prelude::*;
 
-use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField};
-use super::instance_select::InstanceSelect;
-use super::state::AppState;
+use crate::ui::expect_state;
+use crate::ui::fields::{FieldErrors, NumberField, OptNumberField};
+use crate::ui::instance_select::InstanceSelect;
+use crate::ui::state::AppState;
 use crate::hardware::{Instance, Pricing};
 use crate::models::spotdnn::fit_text::{
     format_loss, format_memory, format_speeds, parse_loss, parse_memory, parse_speeds,
@@ -25,12 +25,12 @@ use crate::models::spotdnn::section::{
 };
 use crate::models::spotdnn::{LossForm, LossLaw};
 use crate::report::fmt_sig;
-use crate::scenario::import::merge_instances;
+use crate::scenario::files::merge_instances;
 use crate::scenario::Scenario;
 
 /// Edits the section in one scenario update (one undo step).
 fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut SpotDnnSettings)) {
-    super::state::edit_section(sc, ID, f);
+    crate::ui::state::edit_section(sc, ID, f);
 }
 
 /// Messages for exactly `field` of the section (a prefix would mix
@@ -51,7 +51,7 @@ fn with_workload(keep: &SpotDnnSettings, w: SpotDnnSettings) -> SpotDnnSettings 
 }
 
 #[component]
-pub fn SpotDnnInputs() -> impl IntoView {
+pub fn Panel() -> impl IntoView {
     let state = expect_state();
     // Read once per scenario change, shared by every part below.
     let cfg = Memo::new(move |_| state.scenario.with(settings));

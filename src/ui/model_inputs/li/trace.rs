@@ -4,7 +4,7 @@
 //! `models.li.trace_mapping`).
 //!
 //! The file is read off the page's thread: it goes as it is (a `Blob`) to
-//! an import worker (`ui::imports`, `models::li::files::TRACE`) that
+//! an import worker (`ui::uploads`, `models::li::files::TRACE`) that
 //! inflates and reads it.
 //! The page keeps the file (a handle, not its bytes) and sends it again
 //! when a rule changes; each read has its own worker, ended once it has
@@ -14,10 +14,10 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::fields::NumberField;
-use super::files::picked_within;
-use super::imports::{import_file, ImportSlot};
-use super::state::AppState;
+use crate::ui::fields::NumberField;
+use crate::ui::files::picked_within;
+use crate::ui::uploads::{import_file, ImportSlot};
+use crate::ui::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
 use crate::models::li::files::TRACE;
 use crate::models::li::section::{LiSettings, ID};
@@ -52,7 +52,7 @@ fn inputs(state: AppState) -> (Mapping, Option<Network>) {
 
 #[component]
 pub fn LiTrace() -> impl IntoView {
-    let state = super::expect_state();
+    let state = crate::ui::expect_state();
     let cfg = state.section_memo::<LiSettings>(ID);
     let slot = StoredValue::new_local(ImportSlot::default());
     // The last file read well: a rule change reads it again.

@@ -22,6 +22,9 @@
 //!                         ◀── done {id}
 //! ```
 
+pub mod imports;
+pub mod parts;
+
 use serde::{Deserialize, Serialize};
 
 use crate::models::{self, by_id, evaluate_streamed, for_link, Unavailable, MODELS};
@@ -473,7 +476,7 @@ mod tests {
     /// assembles them; the result is the whole computation's, to the bit.
     #[test]
     fn a_split_model_assembled_from_its_parts_reads_as_computed_whole() {
-        use crate::parts::{Handout, Splits};
+        use crate::worker::parts::{Handout, Splits};
         let mut s = crate::models::li::presets::example();
         let mut set: crate::models::li::section::LiSettings = s.section("li").unwrap_or_default();
         (set.steps, set.warmup, set.max_workers, set.seed) = (30, 3, 4, 4242);

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Scenario;
 use crate::hardware::{parse_catalog, Instance};
-use crate::models::cynthia::loss_fit::fit_loss;
 use crate::report::{fmt_count, fmt_sig};
+use crate::workload::loss_fit::fit_loss;
 use crate::workload::paleo::import_paleo;
 use crate::workload::profile::{LossCurve, LossParams, SyncMode};
 use crate::workload::profile_io::{parse_loss_curve, parse_profile_json};

@@ -1,4 +1,4 @@
-//! Uploaded files read in an import worker (`crate::imports`): the page
+//! Uploaded files read in an import worker (`crate::readers`): the page
 //! posts the picked file as it is (a `Blob`), the worker reads and parses
 //! it and answers the value as JSON. Each import has its own worker, ended
 //! once it has answered, so what a large file took is given back; a newer
@@ -14,7 +14,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
 use super::files::{picked_within, MAX_UPLOAD_BYTES};
-use crate::imports::{answer, read_answer, ImportRequest, Importer, WORKER_NAME};
+use crate::readers::Importer;
+use crate::worker::imports::{answer, read_answer, ImportRequest, WORKER_NAME};
 
 /// The import under way at one upload box, if any: a newer one ends it.
 #[derive(Clone, Default)]
@@ -73,7 +74,7 @@ pub async fn import_file<T: DeserializeOwned, O: Serialize>(
     options: &O,
     slot: &ImportSlot,
 ) -> Option<Result<T, String>> {
-    let Ok(worker) = super::workers::module_worker(WORKER_NAME) else {
+    let Ok(worker) = super::module_worker::module_worker(WORKER_NAME) else {
         return Some(Err("this browser cannot start the import worker".into()));
     };
     let msg = js_sys::Object::new();

@@ -6,16 +6,16 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::expect_state;
-use super::fields::{FieldErrors, NumberField, OptNumberField};
-use super::files::download_text;
-use super::imports::{import_upload, ImportSlot};
-use super::instance_select::InstanceSelect;
-use super::state::AppState;
+use crate::ui::expect_state;
+use crate::ui::fields::{FieldErrors, NumberField, OptNumberField};
+use crate::ui::files::download_text;
+use crate::ui::uploads::{import_upload, ImportSlot};
+use crate::ui::instance_select::InstanceSelect;
+use crate::ui::state::AppState;
 use crate::models::stash::presets::{p3_vgg11_runs, table1_catalog};
 use crate::models::stash::runs_text::{format_runs_csv, parse_runs};
 use crate::models::stash::section::{settings, Calibration, Ring, Run, StashSettings, ID};
-use crate::scenario::import::merge_instances;
+use crate::scenario::files::merge_instances;
 
 /// Edits the section in one scenario update (one undo step).
 fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
@@ -23,7 +23,7 @@ fn at(state: AppState, field: &'static str) -> Signal<Vec<String>> {
 }
 
 #[component]
-pub fn StashInputs() -> impl IntoView {
+pub fn Panel() -> impl IntoView {
     let state = expect_state();
     let cfg = Memo::new(move |_| state.scenario.with(settings));
     view! {

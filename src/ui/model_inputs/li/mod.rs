@@ -3,16 +3,18 @@
 //! control off with an order, and the simulation's steps, seeds and W.
 //! The PS side (count, link) is the shared cluster's.
 
+mod trace;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
-use super::files::download_text;
-use super::imports::{import_upload, ImportSlot};
-use super::state::AppState;
+use crate::ui::expect_state;
+use crate::ui::fields::{FieldErrors, NumberField};
+use crate::ui::files::download_text;
+use crate::ui::uploads::{import_upload, ImportSlot};
+use crate::ui::state::AppState;
 use crate::models::li::generate::from_layers;
-use crate::models::li::link::{attach_message, upload_note};
+use crate::models::li::share_link::{attach_message, upload_note};
 use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{settings, Generate, Granularity, LiSettings, StreamOrder, ID};
@@ -44,7 +46,7 @@ fn current_profile(s: &Scenario) -> Option<Profile> {
 }
 
 #[component]
-pub fn LiInputs() -> impl IntoView {
+pub fn Panel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let cfg = state.section_memo::<LiSettings>(ID);
@@ -171,7 +173,7 @@ pub fn LiInputs() -> impl IntoView {
                 </button>
                 <button type="button" class="secondary" on:click=download data-testid="li-profile-download">"download profile JSON"</button>
             </div>
-            <super::li_trace::LiTrace />
+            <trace::LiTrace />
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert" data-testid="li-profile-error">{m}</p> })}
             {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="li-note">{m}</p> })}
             <FieldErrors errors=at(state, ".profile") />

@@ -4,7 +4,7 @@
 //! web crates, so it is tested natively.
 
 use crate::models::Unavailable;
-use crate::runtime::{encode, ToWorker};
+use crate::worker::{encode, ToWorker};
 
 /// One part handed to a pool worker.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,12 +3,12 @@
 
 use leptos::prelude::*;
 
-use super::expect_state;
-use super::fields::{NumberField, OptNumberField};
+use crate::ui::expect_state;
+use crate::ui::fields::{NumberField, OptNumberField};
 use crate::models::zeng::section::{ZengSettings, ID};
 
 #[component]
-pub fn ZengInputs() -> impl IntoView {
+pub fn Panel() -> impl IntoView {
     let state = expect_state();
     view! {
         <section class="panel" aria-label="Zeng et al. inputs" data-testid="zeng-inputs">

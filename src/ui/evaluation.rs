@@ -1,4 +1,4 @@
-//! The page's side of the evaluation runtime (`crate::runtime`): one Web
+//! The page's side of the evaluation runtime (`crate::worker`): one Web
 //! Worker running the page's own wasm, fed the newest scenario.
 //!
 //! - The worker is a module worker (`worker.js`) that imports the page's
@@ -12,7 +12,7 @@
 //!   the worker answers `Split`, the page shares the parts out to a pool of
 //!   the same worker, one per core but the page's (started at the first
 //!   split, kept), and sends each part back to the worker, which assembles
-//!   the report so far (`crate::parts`). Cancel and a replacing edit stop
+//!   the report so far (`crate::worker::parts`). Cancel and a replacing edit stop
 //!   the busy ones.
 //! - Without Web Workers (or if the worker fails to load) the models run on
 //!   the main thread, after the edit's task, so the page still works.
@@ -24,13 +24,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
+use super::module_worker::module_worker;
 use super::task_queue::Queue;
-use super::workers::module_worker;
-use crate::parts::{Handout, Splits};
-use crate::runtime::{
+use crate::scenario::Scenario;
+use crate::worker::parts::{Handout, Splits};
+use crate::worker::{
     encode, evaluate_request, part_request, ExportFormat, FromWorker, Server, ToWorker,
 };
-use crate::scenario::Scenario;
 
 /// Most pool workers, whatever the core count says.
 const MOST_HELPERS: usize = 8;
@@ -545,8 +545,8 @@ pub fn serve_if_worker() -> bool {
     let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
         return false;
     };
-    if scope.name() == crate::imports::WORKER_NAME {
-        super::imports::serve(scope);
+    if scope.name() == crate::worker::imports::WORKER_NAME {
+        super::uploads::serve(scope);
         return true;
     }
     let post_scope = scope.clone();
