@@ -9,6 +9,7 @@ pub mod bounds;
 pub mod cli;
 pub mod errors;
 pub mod hardware;
+pub mod inputs;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod models;

@@ -38,10 +38,9 @@ registry!(declare_models);
 
 use std::borrow::Cow;
 
-use serde::Serialize;
-
 use crate::errors::FieldError;
 pub use crate::errors::Unavailable;
+pub use crate::inputs::Need;
 use crate::readers::{text, AnyImporter, Importer, SHARED};
 use crate::report::Report;
 use crate::scenario::codec::{encode_link, parse_fragment};
@@ -182,16 +181,6 @@ pub struct Import {
     pub key: &'static str,
     pub what: &'static str,
     pub apply: fn(&mut Scenario, &str) -> Result<String, String>,
-}
-
-/// One input a model reads.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Need {
-    /// Dotted scenario path.
-    pub field: &'static str,
-    pub what: &'static str,
-    /// Whether the model runs without it.
-    pub optional: bool,
 }
 
 /// A scenario document (Import scenario JSON), read and checked whole.

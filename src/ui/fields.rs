@@ -3,6 +3,11 @@
 //! scenario's own validation messages for the field show there too.
 
 use leptos::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::expect_state;
+use crate::inputs::NumberInput;
 
 /// Messages under a field or panel.
 #[component]
@@ -42,7 +47,7 @@ const MAX_TYPED: f64 = 1e290;
 /// What differs between the numeric fields.
 struct Look {
     label: &'static str,
-    testid: &'static str,
+    testid: String,
     help: &'static str,
     inputmode: &'static str,
     placeholder: &'static str,
@@ -127,8 +132,8 @@ pub fn NumberField(
     #[prop(optional)]
     integer: bool,
     /// `data-testid` of the input.
-    #[prop(optional)]
-    testid: &'static str,
+    #[prop(into, optional)]
+    testid: String,
     /// A short hint under the field.
     #[prop(optional)]
     help: &'static str,
@@ -163,6 +168,31 @@ fn field_text(v: f64) -> String {
     format!("{rounded}")
 }
 
+/// The field of a section input described in the core: label, hint and
+/// messages from its description, the value shown in the unit its range
+/// is typed in.
+pub fn section_input<S>(input: &'static NumberInput<S>) -> AnyView
+where
+    S: DeserializeOwned + Serialize + Default + PartialEq + Clone + Send + Sync + 'static,
+{
+    let state = expect_state();
+    let id = input.section();
+    let scale = input.bounds.scale;
+    let stored = state.section_get(id, input.get);
+    let store = state.section_set(id, input.set);
+    let errors = state.errors_at(input.path);
+    let (label, help, integer, testid) = (input.label, input.help, input.integer, input.testid());
+    if input.may_be_empty {
+        let value = Signal::derive(move || stored.get().map(|v| v / scale));
+        let on_set = Callback::new(move |v: Option<f64>| store.run(v.map(|v| v * scale)));
+        view! { <OptNumberField label value on_set errors testid help integer /> }.into_any()
+    } else {
+        let value = Signal::derive(move || stored.get().map_or(0.0, |v| v / scale));
+        let on_set = Callback::new(move |v: f64| store.run(Some(v * scale)));
+        view! { <NumberField label value on_set errors testid help integer /> }.into_any()
+    }
+}
+
 /// A numeric input whose value may be absent: empty text means "none".
 #[component]
 pub fn OptNumberField(
@@ -177,8 +207,8 @@ pub fn OptNumberField(
     #[prop(into, optional)]
     errors: Option<Signal<Vec<String>>>,
     /// `data-testid` of the input.
-    #[prop(optional)]
-    testid: &'static str,
+    #[prop(into, optional)]
+    testid: String,
     /// A short hint under the field.
     #[prop(optional)]
     help: &'static str,

@@ -26,6 +26,7 @@ mod li_sim;
 mod li_wasm_bench;
 mod paleo_import;
 mod properties;
+mod registry;
 mod report_caps;
 mod scenario_codec;
 mod spotdnn_fit;

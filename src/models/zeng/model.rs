@@ -28,25 +28,13 @@ const NEEDS: [Need; 7] = [
         optional: false,
     },
     Need {
-        field: "models.zeng.flops_per_weight",
-        what: "backward FLOP per weight (Table 1 uses 85)",
-        optional: true,
-    },
-    Need {
-        field: "models.zeng.sweep_max_workers",
-        what: "largest worker count in the scaling charts",
-        optional: true,
-    },
-    Need {
         field: "hardware.pricing",
         what: "for the cost: each worker's and the PS instance's price [USD/h], on demand or spot",
         optional: true,
     },
-    Need {
-        field: "models.zeng.epoch_samples",
-        what: "samples per epoch, for the iterations, time and cost of an epoch",
-        optional: true,
-    },
+    section::FLOPS_PER_WEIGHT.need(),
+    section::SWEEP_MAX_WORKERS.need(),
+    section::EPOCH_SAMPLES.need(),
 ];
 
 impl Model for Zeng {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::DEFAULT_FLOPS_PER_WEIGHT;
 use crate::bounds::Bounds;
-use crate::errors::err;
+use crate::inputs::{check_all, NumberInput};
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
@@ -51,31 +51,52 @@ pub fn settings(s: &Scenario) -> ZengSettings {
 
 /// Checks of the section, at `models.zeng.<field>`.
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
-    let z: ZengSettings = match s.section(ID) {
-        Ok(z) => z,
-        Err(e) => return vec![e],
-    };
-    let mut errs = Vec::new();
-    if let Some(m) = FLOPS_PER_WEIGHT.check("backward FLOP per weight", z.flops_per_weight) {
-        errs.push(err("models.zeng.flops_per_weight", m));
+    match s.section::<ZengSettings>(ID) {
+        Ok(z) => check_all(&INPUTS, &z),
+        Err(e) => vec![e],
     }
-    if let Some(m) = SWEEP_WORKERS.check(
-        "the scaling charts' largest worker count",
-        f64::from(z.sweep_max_workers),
-    ) {
-        errs.push(err("models.zeng.sweep_max_workers", m));
-    }
-    if let Some(n) = z.epoch_samples {
-        if let Some(m) = EPOCH_SAMPLES.check("samples per epoch", n as f64) {
-            errs.push(err("models.zeng.epoch_samples", m));
-        }
-    }
-    errs
 }
 
+/// The section's inputs, in the order the page shows them.
+pub const INPUTS: [&NumberInput<ZengSettings>; 3] =
+    [&FLOPS_PER_WEIGHT, &SWEEP_MAX_WORKERS, &EPOCH_SAMPLES];
+
 /// Backward FLOP per weight (Table 1: 85).
-pub const FLOPS_PER_WEIGHT: Bounds = Bounds::plain(0.0, 1e6);
+pub const FLOPS_PER_WEIGHT: NumberInput<ZengSettings> = NumberInput {
+    path: "models.zeng.flops_per_weight",
+    label: "backward work per weight (Eq. 22) [FLOP]",
+    what: "backward FLOP per weight",
+    bounds: Bounds::plain(0.0, 1e6),
+    help: "Table 1 uses 85 (Eq. 23-26 with i = 19). Backward is not multiplied by the batch size (Eq. 27).",
+    integer: false,
+    may_be_empty: false,
+    get: |z| Some(z.flops_per_weight),
+    set: |z, v| z.flops_per_weight = v.unwrap_or(DEFAULT_FLOPS_PER_WEIGHT),
+};
+
 /// Largest worker count of the scaling charts.
-pub const SWEEP_WORKERS: Bounds = Bounds::plain(1.0, 256.0);
-/// Samples per epoch: 1 to 10^12.
-pub const EPOCH_SAMPLES: Bounds = Bounds::plain(1.0, 1e12);
+pub const SWEEP_MAX_WORKERS: NumberInput<ZengSettings> = NumberInput {
+    path: "models.zeng.sweep_max_workers",
+    label: "largest worker count in the scaling charts [workers]",
+    what: "the scaling charts' largest worker count",
+    bounds: Bounds::plain(1.0, 256.0),
+    help: "",
+    integer: true,
+    may_be_empty: false,
+    get: |z| Some(f64::from(z.sweep_max_workers)),
+    // The page sends whole numbers only (`integer`).
+    set: |z, v| z.sweep_max_workers = v.map_or(default_sweep_max_workers(), |n| n as u32),
+};
+
+/// Samples per epoch (the training set's size): 1 to 10^12.
+pub const EPOCH_SAMPLES: NumberInput<ZengSettings> = NumberInput {
+    path: "models.zeng.epoch_samples",
+    label: "samples per epoch (for the cost per epoch)",
+    what: "samples per epoch",
+    bounds: Bounds::plain(1.0, 1e12),
+    help: "e.g. 1,281,167 for ImageNet-1k, 50,000 for CIFAR-10. Empty: no per-epoch figures.",
+    integer: true,
+    may_be_empty: true,
+    get: |z| z.epoch_samples.map(|n| n as f64),
+    set: |z, v| z.epoch_samples = v.map(|n| n.round() as u64),
+};

@@ -211,7 +211,7 @@ pub fn Panel() -> impl IntoView {
     };
 
     view! {
-        <section class="panel" aria-label="Cynthia job profile and loss">
+        <section class="panel" aria-label="Cynthia job profile and loss" data-testid="cynthia-inputs">
             <h2>"Job profile and loss (Cynthia)"</h2>
             <p class="hint">
                 "Cynthia predicts PS bottlenecks and plans the cheapest homogeneous cluster from a short profiling run on a baseline worker (Sec. 3, Table 4)."
