@@ -1,6 +1,6 @@
 //! The address bar: the scenario fragment, then `&`-separated page
 //! parameters (`&view=cynthia`). Writing it costs: `replaceState` and
-//! `pushState` take 10-40 ms in Chromium for a long fragment (a large
+//! `pushState` take tens of ms in Chromium for a long fragment (a large
 //! catalog or cluster), so no write happens in the task of a keystroke or
 //! a click. Edits are written once they pause; a history step's starting
 //! point and a view change are written in a task of their own, in order.

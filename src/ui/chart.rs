@@ -4,10 +4,11 @@
 //! it wraps on a narrow screen, where plotly would cut it at both edges.
 //!
 //! A chart redraws only while it is on screen (or about to be): each
-//! `Plotly.react` costs 30-200 ms by machine, and an edit must not pay for
-//! charts the user cannot see. Scrolling a chart into view draws its newest
-//! figure. Drawings wait in one queue and run one at a time, each cut into
-//! tasks of ~12 ms of plotly's work (`plotly_slices`), `aria-busy` meanwhile.
+//! `Plotly.react` costs a long task on a slow machine, and an edit must
+//! not pay for charts the user cannot see. Scrolling a chart into view
+//! draws its newest figure. Drawings wait in one queue and run one at a
+//! time, each cut into tasks of ~12 ms of plotly's work (`plotly_slices`),
+//! `aria-busy` meanwhile.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -124,8 +124,8 @@ impl Inner {
     }
 
     /// The pool's size: one per core but the page's (a one-core machine
-    /// computes whole). With every core computing, the page's thread
-    /// shared one and its tasks stretched past 100 ms on two cores.
+    /// computes whole). The page's thread keeps a core, so its tasks stay
+    /// short while the pool computes.
     fn pool_size() -> usize {
         let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
         if cores >= 2.0 {

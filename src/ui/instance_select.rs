@@ -1,7 +1,7 @@
 //! A `<select>` of the catalog's instance types. A shared link may carry a
 //! catalog of 1,000 types: one `<option>` element built per type per select
-//! would be a main-thread task of ~100 ms on every catalog change, and even
-//! parsed in one go their style and layout cost ~40 ms per select. So a long
+//! would be a long main-thread task on every catalog change, and even
+//! parsed in one go their style and layout cost more per select. So a long
 //! list holds only the current choice until the select is first focused or
 //! pressed, and options are written as one escaped HTML string, only when
 //! the names change; a selection change only sets the value.

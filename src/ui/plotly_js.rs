@@ -220,8 +220,8 @@ fn dark(layout: &mut Value) {
 
 /// Draws small charts of the kinds the reports use off screen, twice
 /// each, then removes them: plotly's one-time set-up and its first, slow
-/// passes (~300 ms in all) happen while the page starts, not inside the
-/// first real chart drawn after an edit.
+/// passes happen while the page starts, not inside the first real chart
+/// drawn after an edit.
 pub async fn warm_up() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;

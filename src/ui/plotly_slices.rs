@@ -1,9 +1,9 @@
 //! Cuts one plotly drawing into several browser tasks.
 //!
-//! `Plotly.react` draws in one synchronous pass: 30 ms on a quick machine,
-//! 100-200 ms on a slow one, where it held the page past the 100 ms a
-//! task may take. Plotly's own drawing sequence already waits, between its
-//! steps (defaults, framework, legend, axes, data, interactions), for the
+//! `Plotly.react` draws in one synchronous pass, long enough on a slow
+//! machine to hold the page past the 100 ms a task may take. Plotly's own
+//! drawing sequence already waits, between its steps (defaults,
+//! framework, legend, axes, data, interactions), for the
 //! promises in the chart element's `_promises` (MathJax and images use
 //! them). A [`Slicer`] gives the element a `_promises` of its own: read
 //! while a drawing has run longer than [`SLICE_MS`] since the last pause,
@@ -59,7 +59,7 @@ fn now() -> f64 {
 
 impl Slicer {
     /// Gives `el` the sliced `_promises`; `None` where the browser refuses
-    /// (the chart then draws in one pass, as before).
+    /// (the chart then draws in one pass).
     pub fn install(el: &web_sys::HtmlElement) -> Option<Slicer> {
         let state = Rc::new(State::default());
         let get = {

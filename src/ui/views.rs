@@ -261,9 +261,8 @@ pub fn InputsView() -> impl IntoView {
     }
 }
 
-/// The goals, then each registry model's inputs, one panel per frame:
-/// built in one task, the six took over 100 ms on a slow machine.
-/// `aria-busy` until the last is built.
+/// The goals, then each registry model's inputs, one panel per frame, so
+/// no task builds them all; `aria-busy` until the last is built.
 #[component]
 fn ModelPanels() -> impl IntoView {
     let total = 1 + PANELS.len();

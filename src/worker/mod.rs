@@ -499,7 +499,8 @@ mod tests {
             &|| 0.0,
         );
         let msgs: Vec<FromWorker> = out.iter().map(|m| parse(m)).collect();
-        // Li answers Split, not a result; every other model as before.
+        // Li answers Split, not a result; every other model answers its
+        // Result.
         assert!(msgs.contains(&FromWorker::Split {
             id: 9,
             model: "li".into(),

@@ -1,6 +1,6 @@
 //! `cargo bench --bench cynthia`: Algorithm 1 over 20 instance types and
 //! the exact search up to 64 workers, native, for the README's table (the
-//! issue's target: each well under a millisecond; the paper reports 13-39 ms
+//! target: each under a millisecond; the paper reports 13-39 ms
 //! for Algorithm 1).
 
 mod timing;

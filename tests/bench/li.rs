@@ -1,10 +1,10 @@
 //! `cargo bench --bench li`: Li et al.'s event core on one core, against
-//! the target of 40,000 worker-steps/s natively on an
+//! the target of 40,000 worker-steps/s natively on an
 //! Inception-v3-sized step (~1,700 ops): the shipped Inception v3 profile
 //! per op (1,512 ops), W = 2..10 at the paper's 1000 steps (the paper's
 //! own W = 2..10 took ~2 minutes); and the shipped VGG-16 example (80 ops);
 //! then the whole W = 1..64 sweep of the Inception profile on two threads
-//! (the "under a minute natively on 2 cores").
+//! (target: under a minute on 2 cores).
 
 mod timing;
 
@@ -84,7 +84,7 @@ fn main() {
         record_value(&format!("{key}.sweep2_10.worker_steps_per_s"), rate);
         record_value(&format!("{key}.ops_per_step"), profile.ops.len() as f64);
     }
-    // The whole sweep, on this machine's two cores.
+    // The whole sweep on two threads (target: under a minute).
     let (secs, rate) = full_sweep(&inception, &base, 2);
     println!(
         "Li et al. Inception v3, W = 1..64 × {} steps, one seed, 2 threads: {secs:.1} s, {rate:.0} worker-steps/s",

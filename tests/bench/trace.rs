@@ -1,6 +1,6 @@
 //! `cargo bench --bench trace`: the imports the page runs in its import
-//! worker, natively (issue 15's "a 10⁶-row layer table or a 100 MB Chrome
-//! trace … at ≥ 50 MB/s natively"): a ~100 MB Chrome trace (50
+//! worker, natively (target: ≥ 50 MB/s natively for a 10⁶-row layer table
+//! or a 100 MB Chrome trace): a ~100 MB Chrome trace (50
 //! PyTorch-shaped steps of 2,000 kernels and CPU ops each, inside allocator
 //! counter samples), the largest layer table accepted (10,000 layers), a
 //! 10⁶-row one (refused by its size before a row is read), and a 5 MB loss

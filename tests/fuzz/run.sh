@@ -8,11 +8,11 @@
 #   tests/fuzz/run.sh run TARGET SECONDS [RUNS]
 #                                            one target until SECONDS or RUNS executions
 #   tests/fuzz/run.sh long                   every target to 10^6 runs or 600 s, one at
-#                                            a time (the figures in docs/reliability.md)
+#                                            a time (docs/reliability.md, "Runs and findings")
 #
 # Every run: -rss_limit_mb=512 (and the same malloc limit), -timeout=10 s per input.
 # A finding is written to target/fuzz/artifacts/<target>/ and fails the run;
-# each becomes a regression test (tests/suite/fuzz_regressions.rs).
+# each becomes a regression test (tests/suite/fuzz_replay.rs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"

@@ -17,7 +17,7 @@ use ddnn_planner::models::zeng::{standalone_s, NetworkFigures};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::workload::presets::network_preset;
 
-/// The tolerance the issue names for the PT columns.
+/// The tolerance for the PT columns: 2%.
 const TOL: f64 = 0.02;
 
 #[track_caller]

@@ -1,10 +1,10 @@
 //! What the event core's heaps hold: something due at a time, ordered
 //! earliest first and, at the same time, first scheduled first.
 //!
-//! 16 bytes, as the heaps move items on every push and pop (at 24 bytes
-//! those moves stalled on store-to-load forwarding): `key` is the
-//! scheduling order above `ID_BITS` bits naming what is due, so ordering
-//! by `key` is ordering by scheduling.
+//! 16 bytes: the heaps move items on every push and pop, and a small item
+//! moves in one or two loads and stores. `key` is the scheduling order
+//! above `ID_BITS` bits naming what is due, so ordering by `key` is
+//! ordering by scheduling.
 
 use std::cmp::Ordering;
 

@@ -1,9 +1,9 @@
 //! A profile from the workload's layer table, for users without a trace
-//! (the "generate one from the layer table and a device"; not the
-//! paper's, which profiles a real run). The op graph follows Fig. 6:
-//! downlinks of the variables; forward computes chained layer by layer,
-//! each after its variables arrive; backward computes in reverse, each
-//! followed by the uplinks of its gradients and their PS updates.
+//! (this product's addition: the paper profiles a real run). The op graph
+//! follows Fig. 6: downlinks of the variables; forward computes chained
+//! layer by layer, each after its variables arrive; backward computes in
+//! reverse, each followed by the uplinks of its gradients and their PS
+//! updates.
 //!
 //! Per layer (`Granularity::Layer`) a layer is one tensor and one op of
 //! each kind. Per op (`Granularity::Op`) it is split as TensorFlow's

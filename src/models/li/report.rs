@@ -284,10 +284,9 @@ fn lane_row(worker: u32, lane: Lane) -> (String, &'static str) {
 
 /// Bars per row the timeline draws at most: ops closer than `span / this`
 /// on one row are drawn as one bar (a 1,500-op step would otherwise be
-/// thousands of SVG shapes); the Perfetto file keeps every op. At 300, two
-/// Inception v3 workers drew 1,597 bars, and plotly spent over 100 ms on a
-/// slow machine drawing them in one piece; at 120 a bar is still ~9 px
-/// wide on a 1280 px screen.
+/// thousands of SVG shapes); the Perfetto file keeps every op. 120: few
+/// enough bars for plotly to draw an Inception-sized timeline in short
+/// tasks, and a bar still ~9 px wide at 1280 px.
 const BARS_PER_ROW: f64 = 120.0;
 
 /// One drawn bar: `count` consecutive ops of one row and kind.

@@ -195,10 +195,10 @@ pub fn table1_example() -> Scenario {
     s
 }
 
-/// The optimiser's benchmark (issue: "Table III's 7 types, quota 25 each,
-/// with contention coefficients that allow up to 64 workers", ≈10⁹
-/// compositions for brute force): Table I's example with every GPU type at
-/// quota 25, α1 = 0.1, β1 = 0.2 (`P < 1` up to 63 workers), and the goals.
+/// The optimiser's benchmark: Table III's 7 types, quota 25 each,
+/// contention allowing up to 63 workers (≈10⁹ compositions for brute
+/// force). That is Table I's example with every GPU type at quota 25,
+/// α1 = 0.1, β1 = 0.2 (`P < 1` up to 63 workers), and the goals.
 pub fn quota25_example(loss: f64, time_s: f64) -> Scenario {
     let mut s = table1_example();
     for i in &mut s.hardware.catalog {

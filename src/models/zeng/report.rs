@@ -125,7 +125,7 @@ fn pricing_words(p: Pricing) -> String {
     format!("{} prices", p.word())
 }
 
-/// The old summary rows that are not in the headline, plus the link used.
+/// The summary's figures that are not in the headline, and the link used.
 fn figures(e: &ZengEvaluation) -> Vec<Figure> {
     let n = &e.summary;
     let mut f = vec![
