@@ -20,6 +20,8 @@ pub struct NumberInput<S: 'static> {
     pub bounds: Bounds,
     /// A short hint under the field ("" for none).
     pub help: &'static str,
+    /// The page field's `data-testid`.
+    pub testid: &'static str,
     /// Whole numbers only.
     pub integer: bool,
     /// May be left empty (the model then does without it).
@@ -37,10 +39,29 @@ impl<S> NumberInput<S> {
         self.path.split('.').nth(1).unwrap_or("")
     }
 
-    /// The field's name in its section, as the page's `data-testid`
-    /// spells it (`epoch-samples`).
-    pub fn testid(&self) -> String {
-        self.path.rsplit('.').next().unwrap_or("").replace('_', "-")
+    /// A stored (SI) value in the unit it is typed in. A scale below 1
+    /// (µs) works with its reciprocal, a whole power of ten, so a typed
+    /// 5 µs is stored as 5e-6 exactly (5 / 1e6), not 5 × 1e-6.
+    pub fn shown(&self, si: f64) -> f64 {
+        match self.per_si() {
+            Some(per) => si * per,
+            None => si / self.bounds.scale,
+        }
+    }
+
+    /// A typed value (in the shown unit) as stored, `shown`'s inverse.
+    pub fn stored(&self, typed: f64) -> f64 {
+        match self.per_si() {
+            Some(per) => typed / per,
+            None => typed * self.bounds.scale,
+        }
+    }
+
+    /// Shown units per SI unit, for a scale below 1: a whole number (1e9
+    /// for ns), rounded, as `1 / 1e-9` is not 1e9 in floating point.
+    fn per_si(&self) -> Option<f64> {
+        let scale = self.bounds.scale;
+        (scale < 1.0).then(|| scale.recip().round())
     }
 
     /// The message for the value `section` holds, if out of range.
@@ -74,4 +95,70 @@ pub struct Need {
     pub what: &'static str,
     /// Whether the model runs without it.
     pub optional: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    struct S {
+        v: Option<f64>,
+    }
+
+    const MICROS: NumberInput<S> = NumberInput {
+        path: "models.x.latency_s",
+        label: "τ [µs]",
+        what: "τ",
+        bounds: Bounds::shown(0.0, 1.0, 1e-6, "µs"),
+        help: "",
+        testid: "x-tau",
+        integer: false,
+        may_be_empty: true,
+        get: |s| s.v,
+        set: |s, v| s.v = v,
+    };
+
+    #[test]
+    fn a_scale_below_one_divides_by_a_whole_power_of_ten() {
+        let ns = NumberInput {
+            bounds: Bounds::shown(0.0, 1e-6, 1e-9, "ns/B"),
+            ..MICROS
+        };
+        for typed in [1.0, 3.0, 7.5, 123.0] {
+            assert_eq!(ns.stored(typed), typed / 1e9, "{typed} ns");
+            assert_eq!(ns.shown(typed / 1e9), typed / 1e9 * 1e9, "{typed} ns");
+        }
+    }
+
+    #[test]
+    fn typed_digits_come_back_as_typed() {
+        for typed in [0.0, 1.0, 5.0, 12.5, 999.0, 3e5] {
+            let si = MICROS.stored(typed);
+            assert_eq!(si, typed / 1e6, "{typed} µs stored");
+            // Shown to six significant digits: the last bit never shows.
+            let back = MICROS.shown(si);
+            assert!(
+                (back - typed).abs() <= 1e-12 * typed,
+                "{typed} µs shown {back}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_named_at_its_path_in_its_unit() {
+        assert_eq!(MICROS.section(), "x");
+        assert_eq!(MICROS.check(&S { v: None }), None);
+        assert_eq!(MICROS.check(&S { v: Some(5e-6) }), None);
+        let e = MICROS
+            .check(&S { v: Some(2.0) })
+            .expect("2 s is out of range");
+        assert_eq!(e.field, "models.x.latency_s");
+        assert_eq!(
+            e.message,
+            "τ must be between 0 and 1,000,000 µs (got 2000000 µs)"
+        );
+    }
 }

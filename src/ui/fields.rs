@@ -177,18 +177,17 @@ where
 {
     let state = expect_state();
     let id = input.section();
-    let scale = input.bounds.scale;
     let stored = state.section_get(id, input.get);
     let store = state.section_set(id, input.set);
     let errors = state.errors_at(input.path);
-    let (label, help, integer, testid) = (input.label, input.help, input.integer, input.testid());
+    let (label, help, integer, testid) = (input.label, input.help, input.integer, input.testid);
     if input.may_be_empty {
-        let value = Signal::derive(move || stored.get().map(|v| v / scale));
-        let on_set = Callback::new(move |v: Option<f64>| store.run(v.map(|v| v * scale)));
+        let value = Signal::derive(move || stored.get().map(|v| input.shown(v)));
+        let on_set = Callback::new(move |v: Option<f64>| store.run(v.map(|v| input.stored(v))));
         view! { <OptNumberField label value on_set errors testid help integer /> }.into_any()
     } else {
-        let value = Signal::derive(move || stored.get().map_or(0.0, |v| v / scale));
-        let on_set = Callback::new(move |v: f64| store.run(Some(v * scale)));
+        let value = Signal::derive(move || stored.get().map_or(0.0, |v| input.shown(v)));
+        let on_set = Callback::new(move |v: f64| store.run(Some(input.stored(v))));
         view! { <NumberField label value on_set errors testid help integer /> }.into_any()
     }
 }

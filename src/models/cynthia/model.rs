@@ -37,11 +37,7 @@ const NEEDS: [Need; 7] = [
         what: "time goal T_g [s], loss goal l_g and an optional budget [USD], for planning",
         optional: true,
     },
-    Need {
-        field: "models.cynthia.max_workers",
-        what: "largest worker count of the exact search and cost curves",
-        optional: true,
-    },
+    section::MAX_WORKERS.need(),
     Need {
         field: "hardware.pricing",
         what: "price plans at on-demand or spot prices",

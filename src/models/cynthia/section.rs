@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::errors::err;
+use crate::bounds::Bounds;
 use crate::errors::FieldError;
+use crate::inputs::{check_all, NumberInput};
 use crate::scenario::Scenario;
 
 /// Section id, and the prefix of its fields' paths.
@@ -37,21 +38,25 @@ pub fn settings(s: &Scenario) -> CynthiaSettings {
 
 /// Checks of the section, at `models.cynthia.<field>`.
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
-    let c: CynthiaSettings = match s.section(ID) {
-        Ok(c) => c,
-        Err(e) => return vec![e],
-    };
-    if c.max_workers == 0 || c.max_workers > 256 {
-        return vec![err(
-            "models.cynthia.max_workers",
-            format!(
-                "the search limit must be 1-256 workers (got {})",
-                c.max_workers
-            ),
-        )];
+    match s.section::<CynthiaSettings>(ID) {
+        Ok(c) => check_all(&[&MAX_WORKERS], &c),
+        Err(e) => vec![e],
     }
-    Vec::new()
 }
+
+/// The exact search's and the cost curves' largest worker count.
+pub const MAX_WORKERS: NumberInput<CynthiaSettings> = NumberInput {
+    path: "models.cynthia.max_workers",
+    label: "exact search up to [workers]",
+    what: "the search limit",
+    bounds: Bounds::shown(1.0, 256.0, 1.0, "workers"),
+    help: "",
+    testid: "max-workers",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.max_workers)),
+    set: |c, v| c.max_workers = v.map_or_else(default_max_workers, |n| n as u32),
+};
 
 /// Adds the AWS docker presets to the catalog (skipping names already
 /// there) and points the PS at m4.xlarge if it has no instance yet.

@@ -7,6 +7,7 @@ use super::eval::{evaluate_streamed, prepare, push_point, skeleton, spread, LiEv
 use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
+use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -51,7 +52,7 @@ const IMPORTS: [Import; 1] = [Import {
     },
 }];
 
-const NEEDS: [Need; 5] = [
+const NEEDS: [Need; 19] = [
     Need {
         field: "models.li.profile",
         what: "a one-worker, one-PS profile (ops, resources, dependencies, amounts per profiled step), or models.li.generate to build one from the layer table",
@@ -77,10 +78,24 @@ const NEEDS: [Need; 5] = [
         what: "parse overhead α, β; HTTP/2 window or flow control off with an order; steps, warm-up, seeds, most workers",
         optional: true,
     },
+    section::PARSE_ALPHA.need(),
+    section::PARSE_BETA.need(),
+    section::WINDOW_INPUT.need(),
+    section::STEPS_INPUT.need(),
+    section::WARMUP.need(),
+    section::MAX_WORKERS_INPUT.need(),
+    section::SEEDS_INPUT.need(),
+    section::FIRST_SEED.need(),
+    section::TIMELINE_WORKERS.need(),
+    section::GEN_ACHIEVED.need(),
+    section::GEN_PS_RATE.need(),
+    section::GEN_JITTER.need(),
+    section::GEN_PROFILED_STEPS.need(),
+    section::GEN_MEMORY_RATE.need(),
 ];
 
 impl Model for Li {
-    fn file_importers(&self) -> &'static [&'static dyn crate::readers::AnyImporter] {
+    fn file_importers(&self) -> &'static [&'static dyn AnyImporter] {
         &[&super::files::PROFILE, &super::files::TRACE]
     }
 

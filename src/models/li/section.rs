@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::profile::Profile;
 use crate::bounds::Bounds;
+use crate::inputs::{check_all, NumberInput};
 use crate::errors::err;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -258,6 +259,208 @@ pub const PROFILED: Bounds = Bounds::plain(1.0, 1000.0);
 /// Worker memory bandwidth: 1 GB/s to 100 TB/s, typed in GB/s.
 pub const MEMORY_RATE: Bounds = Bounds::shown(1e9, 1e14, 1e9, "GB/s");
 
+/// The generated profile's inputs (shown while a profile is generated).
+pub const GENERATE_INPUTS: [&NumberInput<LiSettings>; 4] =
+    [&GEN_ACHIEVED, &GEN_PS_RATE, &GEN_JITTER, &GEN_PROFILED_STEPS];
+/// The transfers' inputs (Sec. 3.2); the window only with flow control.
+pub const TRANSFER_INPUTS: [&NumberInput<LiSettings>; 2] = [&PARSE_ALPHA, &PARSE_BETA];
+/// The simulation's inputs.
+pub const SIMULATION_INPUTS: [&NumberInput<LiSettings>; 6] = [
+    &STEPS_INPUT,
+    &WARMUP,
+    &MAX_WORKERS_INPUT,
+    &SEEDS_INPUT,
+    &FIRST_SEED,
+    &TIMELINE_WORKERS,
+];
+
+/// The generated profile's value of `f`, or its default before there is one.
+fn generated(c: &LiSettings, f: fn(&Generate) -> f64) -> Option<f64> {
+    Some(c.generate.as_ref().map_or_else(|| f(&Generate::default()), f))
+}
+
+pub const GEN_ACHIEVED: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.generate.achieved",
+    label: "achieved fraction of the worker's peak [–]",
+    what: "achieved fraction",
+    bounds: ACHIEVED,
+    help: "",
+    testid: "li-achieved",
+    integer: false,
+    may_be_empty: false,
+    get: |c| generated(c, |g| g.achieved),
+    set: |c, v| c.generate.get_or_insert_with(Generate::default).achieved = v.unwrap_or_else(default_achieved),
+};
+
+pub const GEN_PS_RATE: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.generate.ps_bytes_per_s",
+    label: "PS update rate [GB/s]",
+    what: "PS update rate",
+    bounds: PS_RATE,
+    help: "",
+    testid: "li-ps-rate",
+    integer: false,
+    may_be_empty: false,
+    get: |c| generated(c, |g| g.ps_bytes_per_s),
+    set: |c, v| c.generate.get_or_insert_with(Generate::default).ps_bytes_per_s = v.unwrap_or_else(default_ps_rate),
+};
+
+pub const GEN_JITTER: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.generate.jitter",
+    label: "compute varies between profiled steps by ± [–]",
+    what: "jitter",
+    bounds: JITTER,
+    help: "0: every step alike, and workers that start together stay in lock-step",
+    testid: "li-jitter",
+    integer: false,
+    may_be_empty: false,
+    get: |c| generated(c, |g| g.jitter),
+    set: |c, v| c.generate.get_or_insert_with(Generate::default).jitter = v.unwrap_or_else(default_jitter),
+};
+
+pub const GEN_PROFILED_STEPS: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.generate.profiled_steps",
+    label: "profiled steps to make [–]",
+    what: "profiled steps",
+    bounds: PROFILED,
+    help: "",
+    testid: "li-profiled-steps",
+    integer: true,
+    may_be_empty: false,
+    get: |c| generated(c, |g| f64::from(g.profiled_steps)),
+    set: |c, v| c.generate.get_or_insert_with(Generate::default).profiled_steps = v.map_or_else(default_profiled, |n| n as u32),
+};
+
+pub const GEN_MEMORY_RATE: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.generate.memory_bytes_per_s",
+    label: "worker memory bandwidth, for BatchNorm and ReLU [GB/s]",
+    what: "memory bandwidth",
+    bounds: MEMORY_RATE,
+    help: "used per op only: BatchNorm makes 3 passes over a layer's output, ReLU 2, backward twice forward",
+    testid: "li-memory-rate",
+    integer: false,
+    may_be_empty: false,
+    get: |c| generated(c, |g| g.memory_bytes_per_s),
+    set: |c, v| c.generate.get_or_insert_with(Generate::default).memory_bytes_per_s = v.unwrap_or_else(default_memory_rate),
+};
+
+pub const PARSE_ALPHA: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.alpha_s_per_byte",
+    label: "α: parse overhead per byte [ns/B]",
+    what: "α",
+    bounds: ALPHA,
+    help: "",
+    testid: "li-alpha",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.alpha_s_per_byte),
+    set: |c, v| c.alpha_s_per_byte = v.unwrap_or(0.0),
+};
+
+pub const PARSE_BETA: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.beta_s",
+    label: "β: parse overhead per transfer [ms]",
+    what: "β",
+    bounds: BETA,
+    help: "",
+    testid: "li-beta",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.beta_s),
+    set: |c, v| c.beta_s = v.unwrap_or(0.0),
+};
+
+pub const WINDOW_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.window_bytes",
+    label: "HTTP/2 window WIN [MB]",
+    what: "HTTP/2 window",
+    bounds: WINDOW,
+    help: "the paper measured 28 MB on average",
+    testid: "li-window",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.window_bytes),
+    set: |c, v| c.window_bytes = v.unwrap_or_else(default_window),
+};
+
+pub const STEPS_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.steps",
+    label: "steps per worker [–]",
+    what: "steps per worker",
+    bounds: STEPS,
+    help: "the paper: 1000",
+    testid: "li-steps",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.steps)),
+    set: |c, v| c.steps = v.map_or_else(default_steps, |n| n as u32),
+};
+
+pub const WARMUP: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.warmup",
+    label: "warm-up steps left out [–]",
+    what: "warm-up steps",
+    bounds: Bounds::plain(0.0, 100_000.0),
+    help: "the paper: 50",
+    testid: "li-warmup",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.warmup)),
+    set: |c, v| c.warmup = v.map_or_else(default_warmup, |n| n as u32),
+};
+
+pub const MAX_WORKERS_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.max_workers",
+    label: "most workers W [–]",
+    what: "most workers",
+    bounds: MAX_WORKERS,
+    help: "",
+    testid: "li-max-workers",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.max_workers)),
+    set: |c, v| c.max_workers = v.map_or_else(default_max_workers, |n| n as u32),
+};
+
+pub const SEEDS_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.seeds",
+    label: "seeds per W [–]",
+    what: "seeds per W",
+    bounds: SEEDS,
+    help: "",
+    testid: "li-seeds",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.seeds)),
+    set: |c, v| c.seeds = v.map_or_else(default_seeds, |n| n as u32),
+};
+
+pub const FIRST_SEED: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.seed",
+    label: "first seed [–]",
+    what: "the first seed",
+    bounds: Bounds::plain(0.0, 4_294_967_295.0),
+    help: "",
+    testid: "li-seed",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(c.seed as f64),
+    set: |c, v| c.seed = v.map_or(0, |n| n as u64),
+};
+
+pub const TIMELINE_WORKERS: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.timeline_workers",
+    label: "workers in the timeline [–]",
+    what: "workers in the timeline",
+    bounds: MAX_WORKERS,
+    help: "",
+    testid: "li-timeline-workers",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.timeline_workers)),
+    set: |c, v| c.timeline_workers = v.map_or_else(default_timeline, |n| n as u32),
+};
+
 /// Checks of the section, at `models.li.<field>`: ranges and the profile's
 /// own form (cycles, unknown ops, negative amounts).
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
@@ -268,56 +471,28 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         Ok(c) => c,
         Err(e) => return vec![e],
     };
-    let mut errs = Vec::new();
+    // Any seed is a seed; the warm-up is checked against the steps below.
+    let mut errs = check_all(
+        &[
+            &PARSE_ALPHA,
+            &PARSE_BETA,
+            &WINDOW_INPUT,
+            &STEPS_INPUT,
+            &SEEDS_INPUT,
+            &MAX_WORKERS_INPUT,
+            &TIMELINE_WORKERS,
+        ],
+        &c,
+    );
+    if c.generate.is_some() {
+        errs.extend(check_all(&GENERATE_INPUTS, &c));
+        errs.extend(check_all(&[&GEN_MEMORY_RATE], &c));
+    }
     let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
         if let Some(m) = b.check(what, v) {
             errs.push(err(format!("models.{ID}.{field}"), m));
         }
     };
-    check("alpha_s_per_byte", "α", ALPHA, c.alpha_s_per_byte);
-    check("beta_s", "β", BETA, c.beta_s);
-    check("window_bytes", "HTTP/2 window", WINDOW, c.window_bytes);
-    check("steps", "steps per worker", STEPS, f64::from(c.steps));
-    check("seeds", "seeds per W", SEEDS, f64::from(c.seeds));
-    check(
-        "max_workers",
-        "most workers",
-        MAX_WORKERS,
-        f64::from(c.max_workers),
-    );
-    check(
-        "timeline_workers",
-        "workers in the timeline",
-        MAX_WORKERS,
-        f64::from(c.timeline_workers),
-    );
-    if let Some(g) = &c.generate {
-        check(
-            "generate.achieved",
-            "achieved fraction",
-            ACHIEVED,
-            g.achieved,
-        );
-        check(
-            "generate.ps_bytes_per_s",
-            "PS update rate",
-            PS_RATE,
-            g.ps_bytes_per_s,
-        );
-        check("generate.jitter", "jitter", JITTER, g.jitter);
-        check(
-            "generate.profiled_steps",
-            "profiled steps",
-            PROFILED,
-            f64::from(g.profiled_steps),
-        );
-        check(
-            "generate.memory_bytes_per_s",
-            "memory bandwidth",
-            MEMORY_RATE,
-            g.memory_bytes_per_s,
-        );
-    }
     if let Some(m) = &c.trace_mapping {
         check(
             "trace_mapping.assumed_bytes_per_s",

@@ -11,7 +11,7 @@ use crate::scenario::Scenario;
 
 pub struct SpotDnn;
 
-const NEEDS: [Need; 6] = [
+const NEEDS: [Need; 14] = [
     Need {
         field: "models.spotdnn",
         what: "the workload's S_param [MB], B_req [MB/s], α1, β1 (PS contention), α2, β2 (batch per GPU memory), γ1…γ5 (loss), and each instance type's iteration time measured alone",
@@ -42,6 +42,14 @@ const NEEDS: [Need; 6] = [
         what: "spot or on-demand prices for costs",
         optional: true,
     },
+    section::PARAM_BYTES.need(),
+    section::REQ_BYTES_PER_S.need(),
+    section::ALPHA1_INPUT.need(),
+    section::BETA1_INPUT.need(),
+    section::ALPHA2_INPUT.need(),
+    section::BETA2_INPUT.need(),
+    section::OVERHEAD.need(),
+    section::MAX_WORKERS.need(),
 ];
 
 impl Model for SpotDnn {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{LossForm, LossLaw};
 use crate::bounds::Bounds;
+use crate::inputs::{check_all, NumberInput};
 use crate::errors::err;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -190,6 +191,122 @@ pub const ITERATION: Bounds = Bounds::shown(1e-6, 86_400.0, 1.0, "s");
 /// Overhead and revocation time: 0 to 30 days.
 pub const SECONDS: Bounds = Bounds::shown(0.0, 2.6e6, 1.0, "s");
 
+/// The section's inputs that are single numbers, as the page shows them
+/// (the workload's and the plan's).
+pub const WORKLOAD_INPUTS: [&NumberInput<SpotDnnSettings>; 6] = [
+    &PARAM_BYTES,
+    &REQ_BYTES_PER_S,
+    &ALPHA1_INPUT,
+    &BETA1_INPUT,
+    &ALPHA2_INPUT,
+    &BETA2_INPUT,
+];
+pub const PLAN_INPUTS: [&NumberInput<SpotDnnSettings>; 2] = [&OVERHEAD, &MAX_WORKERS];
+
+pub const PARAM_BYTES: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.param_bytes",
+    label: "S_param: bytes pushed per iteration [MB]",
+    what: "S_param",
+    bounds: PARAM,
+    help: "",
+    testid: "spotdnn-param",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.param_bytes,
+    set: |c, v| c.param_bytes = v,
+};
+
+pub const REQ_BYTES_PER_S: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.req_bytes_per_s",
+    label: "B_req: one worker's bandwidth alone [MB/s]",
+    what: "B_req",
+    bounds: REQ,
+    help: "MB/s, not Mb/s",
+    testid: "spotdnn-req",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.req_bytes_per_s,
+    set: |c, v| c.req_bytes_per_s = v,
+};
+
+pub const ALPHA1_INPUT: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.alpha1",
+    label: "α1: PS contention growth [–]",
+    what: "α1",
+    bounds: ALPHA1,
+    help: "P = min(α1·√n + β1, 1) (Eq. 9); α1 = β1 = 0: no contention",
+    testid: "spotdnn-alpha1",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.alpha1),
+    set: |c, v| c.alpha1 = v.unwrap_or(0.0),
+};
+
+pub const BETA1_INPUT: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.beta1",
+    label: "β1: PS contention offset [–]",
+    what: "β1",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-beta1",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.beta1),
+    set: |c, v| c.beta1 = v.unwrap_or(0.0),
+};
+
+pub const ALPHA2_INPUT: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.alpha2_per_byte",
+    label: "α2: batch per GPU memory [samples/GB]",
+    what: "α2",
+    bounds: ALPHA2,
+    help: "b = 2^⌊log2(α2·mem + β2)⌋ per GPU (Eq. 10)",
+    testid: "spotdnn-alpha2",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.alpha2_per_byte,
+    set: |c, v| c.alpha2_per_byte = v,
+};
+
+pub const BETA2_INPUT: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.beta2",
+    label: "β2: batch offset [samples]",
+    what: "β2",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-beta2",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.beta2),
+    set: |c, v| c.beta2 = v.unwrap_or(0.0),
+};
+
+pub const OVERHEAD: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.overhead_s",
+    label: "T_ohd: revocation overhead [s]",
+    what: "revocation overhead",
+    bounds: SECONDS,
+    help: "",
+    testid: "spotdnn-overhead",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.overhead_s),
+    set: |c, v| c.overhead_s = v.unwrap_or(0.0),
+};
+
+pub const MAX_WORKERS: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.max_workers",
+    label: "worker limit [workers]",
+    what: "the worker limit",
+    bounds: Bounds::shown(1.0, 4096.0, 1.0, "workers"),
+    help: "used when P never reaches 1",
+    testid: "spotdnn-max-workers",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.max_workers)),
+    set: |c, v| c.max_workers = v.map_or_else(default_max_workers, |n| n as u32),
+};
+
 /// Checks of the section, at `models.spotdnn.<field>`: ranges only. What
 /// depends on other inputs (a goal at or below γ5, a negative compute
 /// time) is said by the model's evaluation, so a document still loads.
@@ -201,24 +318,13 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         Ok(c) => c,
         Err(e) => return vec![e],
     };
-    let mut errs = Vec::new();
+    let mut errs = check_all(&WORKLOAD_INPUTS, &c);
+    errs.extend(check_all(&PLAN_INPUTS, &c));
     let mut check = |field: &str, what: &str, b: Bounds, v: Option<f64>| {
         if let Some(m) = v.and_then(|v| b.check(what, v)) {
             errs.push(err(format!("models.{ID}.{field}"), m));
         }
     };
-    check("param_bytes", "S_param", PARAM, c.param_bytes);
-    check("req_bytes_per_s", "B_req", REQ, c.req_bytes_per_s);
-    check("alpha1", "α1", ALPHA1, Some(c.alpha1));
-    check("beta1", "β1", COEFF, Some(c.beta1));
-    check("alpha2_per_byte", "α2", ALPHA2, c.alpha2_per_byte);
-    check("beta2", "β2", COEFF, Some(c.beta2));
-    check(
-        "overhead_s",
-        "revocation overhead",
-        SECONDS,
-        Some(c.overhead_s),
-    );
     if let Some(l) = &c.loss {
         for (f, what, v) in [
             ("gamma1", "γ1", l.gamma1),
@@ -248,12 +354,6 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         );
     }
     validate_fits(&c.fits, &mut errs);
-    if c.max_workers == 0 || c.max_workers > 4096 {
-        errs.push(err(
-            format!("models.{ID}.max_workers"),
-            format!("the worker limit must be 1-4096 (got {})", c.max_workers),
-        ));
-    }
     errs
 }
 

@@ -5,6 +5,7 @@ use super::eval::evaluate;
 use super::report::build;
 use super::section;
 use crate::models::{Import, Model, Need, Unavailable};
+use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -24,7 +25,7 @@ const IMPORTS: [Import; 1] = [Import {
     },
 }];
 
-const NEEDS: [Need; 6] = [
+const NEEDS: [Need; 20] = [
     Need {
         field: "models.stash.runs",
         what: "measured runs (1)-(5) per configuration: configuration, run, seconds, samples (CSV or JSON), for the stall breakdown",
@@ -55,6 +56,20 @@ const NEEDS: [Need; 6] = [
         what: "time goal [s] and budget [USD] for the cheapest configuration that meets them",
         optional: true,
     },
+    section::LAYERS.need(),
+    section::EXTRA_LAYERS.need(),
+    section::GRADIENT.need(),
+    section::BYTES_PER_VALUE.need(),
+    section::TAU_NVLINK.need(),
+    section::TAU_PCIE.need(),
+    section::TAU_NETWORK.need(),
+    section::FLOP_PER_SAMPLE.need(),
+    section::BATCH.need(),
+    section::ACHIEVED.need(),
+    section::OVERLAP.need(),
+    section::EPOCH_SAMPLES.need(),
+    section::EPOCHS.need(),
+    section::MAX_MACHINES.need(),
 ];
 
 impl Model for Stash {
@@ -82,7 +97,7 @@ impl Model for Stash {
         &NEEDS
     }
 
-    fn file_importers(&self) -> &'static [&'static dyn crate::readers::AnyImporter] {
+    fn file_importers(&self) -> &'static [&'static dyn AnyImporter] {
         &[&super::runs_text::RUNS]
     }
 

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bounds::Bounds;
+use crate::inputs::{check_all, NumberInput};
 use crate::hardware::cluster_text::parse_cluster;
 use crate::report::fmt_count;
 use crate::errors::err;
@@ -180,28 +181,223 @@ pub fn settings(s: &Scenario) -> StashSettings {
 pub const SECONDS: Bounds = Bounds::shown(1e-3, 3.2e7, 1.0, "s");
 /// Samples a run covers: 1 to 10^12.
 pub const SAMPLES: Bounds = Bounds::plain(1.0, 1e12);
-/// `L`: 1 to 100,000 layers; extra layers 0 to 100,000.
-pub const LAYERS: Bounds = Bounds::plain(1.0, 1e5);
-pub const EXTRA_LAYERS: Bounds = Bounds::plain(0.0, 1e5);
+/// The communication model's inputs (Sec. VI-A), as the page shows them.
+pub const COMM_INPUTS: [&NumberInput<StashSettings>; 7] = [
+    &LAYERS,
+    &EXTRA_LAYERS,
+    &GRADIENT,
+    &BYTES_PER_VALUE,
+    &TAU_NVLINK,
+    &TAU_PCIE,
+    &TAU_NETWORK,
+];
+
+/// The all-reduce prediction's numeric inputs (the calibration apart).
+pub const PREDICTION_INPUTS: [&NumberInput<StashSettings>; 7] = [
+    &FLOP_PER_SAMPLE,
+    &BATCH,
+    &ACHIEVED,
+    &OVERLAP,
+    &EPOCH_SAMPLES,
+    &EPOCHS,
+    &MAX_MACHINES,
+];
+
+/// `L`: 1 to 100,000 layers.
+pub const LAYERS: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.layers",
+    label: "L: layers with gradients [–]",
+    what: "L",
+    bounds: Bounds::plain(1.0, 1e5),
+    help: "empty: the layer table's conv and fc layers plus the extra layers",
+    testid: "stash-layers",
+    integer: true,
+    may_be_empty: true,
+    get: |c| c.layers.map(f64::from),
+    set: |c, v| c.layers = v.map(|l| l as u32),
+};
+
+/// Extra layers with gradients: 0 to 100,000.
+pub const EXTRA_LAYERS: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.extra_layers",
+    label: "extra layers with gradients (BatchNorm) [–]",
+    what: "extra layers",
+    bounds: Bounds::plain(0.0, 1e5),
+    help: "BatchNorm layers count (l.336); the layer table lists conv and fc only",
+    testid: "stash-extra-layers",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.extra_layers)),
+    set: |c, v| c.extra_layers = v.map_or(0, |l| l as u32),
+};
+
 /// `G`: 1 kB to 10 TB, typed in MB.
-pub const GRADIENT: Bounds = Bounds::shown(1e3, 1e13, 1e6, "MB");
+pub const GRADIENT: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.gradient_bytes",
+    label: "G: gradient bytes per all-reduce [MB]",
+    what: "G",
+    bounds: Bounds::shown(1e3, 1e13, 1e6, "MB"),
+    help: "empty: (weights + biases) × bytes per value",
+    testid: "stash-gradient",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.gradient_bytes,
+    set: |c, v| c.gradient_bytes = v,
+};
+
 /// Bytes per gradient value: 1 to 8.
-pub const BYTES_PER_VALUE: Bounds = Bounds::plain(1.0, 8.0);
+pub const BYTES_PER_VALUE: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.bytes_per_value",
+    label: "bytes per gradient value [B]",
+    what: "bytes per gradient value",
+    bounds: Bounds::plain(1.0, 8.0),
+    help: "4 for FP32 gradients, 2 for FP16",
+    testid: "stash-bytes-per-value",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.bytes_per_value),
+    set: |c, v| c.bytes_per_value = v.unwrap_or_else(default_bytes_per_value),
+};
+
 /// `τ`: 0 to 1 s, typed in µs.
-pub const LATENCY: Bounds = Bounds::shown(0.0, 1.0, 1e-6, "µs");
+const LATENCY: Bounds = Bounds::shown(0.0, 1.0, 1e-6, "µs");
+
+pub const TAU_NVLINK: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.latency_nvlink_s",
+    label: "τ NVLink / NVSwitch, per layer [µs]",
+    what: "NVLink τ",
+    bounds: LATENCY,
+    help: "the paper gives no τ: this product's assumption",
+    testid: "stash-tau-nvlink",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.latency_nvlink_s),
+    set: |c, v| c.latency_nvlink_s = v.unwrap_or_else(default_nvlink),
+};
+
+pub const TAU_PCIE: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.latency_pcie_s",
+    label: "τ PCIe, per layer [µs]",
+    what: "PCIe τ",
+    bounds: LATENCY,
+    help: "",
+    testid: "stash-tau-pcie",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.latency_pcie_s),
+    set: |c, v| c.latency_pcie_s = v.unwrap_or_else(default_pcie),
+};
+
+pub const TAU_NETWORK: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.latency_network_s",
+    label: "τ network, per layer [µs]",
+    what: "network τ",
+    bounds: LATENCY,
+    help: "",
+    testid: "stash-tau-network",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.latency_network_s),
+    set: |c, v| c.latency_network_s = v.unwrap_or_else(default_network),
+};
+
 /// `F_s`: 1 kFLOP to 10^18 FLOP per sample, typed in GFLOP.
-pub const FLOP_PER_SAMPLE: Bounds = Bounds::shown(1e3, 1e18, 1e9, "GFLOP");
+pub const FLOP_PER_SAMPLE: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.flop_per_sample",
+    label: "F_s: training FLOP per sample [GFLOP]",
+    what: "F_s",
+    bounds: Bounds::shown(1e3, 1e18, 1e9, "GFLOP"),
+    help: "empty: 3 × the layer table's forward FLOP per sample",
+    testid: "stash-flop",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.flop_per_sample,
+    set: |c, v| c.flop_per_sample = v,
+};
+
 /// Batch: 1 to 2^24 samples.
-pub const BATCH: Bounds = Bounds::plain(1.0, 16_777_216.0);
+pub const BATCH: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.batch",
+    label: "batch [samples]",
+    what: "batch",
+    bounds: Bounds::plain(1.0, 16_777_216.0),
+    help: "",
+    testid: "stash-batch",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.batch)),
+    set: |c, v| c.batch = v.map_or_else(default_batch, |b| b as u32),
+};
+
 /// `a`: above 0, at most the peak.
-pub const ACHIEVED: Bounds = Bounds::plain(1e-4, 1.0);
+pub const ACHIEVED: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.achieved",
+    label: "a: achieved fraction of the peak [–]",
+    what: "achieved fraction",
+    bounds: Bounds::plain(1e-4, 1.0),
+    help: "used unless calibrated below",
+    testid: "stash-achieved",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.achieved),
+    set: |c, v| c.achieved = v.unwrap_or_else(default_achieved),
+};
+
 /// `o`: 0 to 1.
-pub const OVERLAP: Bounds = Bounds::plain(0.0, 1.0);
+pub const OVERLAP: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.overlap",
+    label: "o: all-reduce hidden behind compute [–]",
+    what: "overlap",
+    bounds: Bounds::plain(0.0, 1.0),
+    help: "0: none (default); 1: all",
+    testid: "stash-overlap",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.overlap),
+    set: |c, v| c.overlap = v.unwrap_or(0.0),
+};
+
+pub const EPOCH_SAMPLES: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.epoch_samples",
+    label: "samples per epoch [samples]",
+    what: "samples per epoch",
+    bounds: Bounds::plain(1.0, 1e13),
+    help: "",
+    testid: "stash-epoch-samples",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.epoch_samples),
+    set: |c, v| c.epoch_samples = v.unwrap_or_else(default_epoch_samples),
+};
+
+pub const EPOCHS: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.epochs",
+    label: "epochs in the whole run [–]",
+    what: "epochs",
+    bounds: Bounds::plain(1e-3, 1e6),
+    help: "",
+    testid: "stash-epochs",
+    integer: false,
+    may_be_empty: false,
+    get: |c| Some(c.epochs),
+    set: |c, v| c.epochs = v.unwrap_or_else(default_epochs),
+};
+
+pub const MAX_MACHINES: NumberInput<StashSettings> = NumberInput {
+    path: "models.stash.max_machines",
+    label: "most machines per configuration [–]",
+    what: "machines per configuration",
+    bounds: Bounds::plain(1.0, 64.0),
+    help: "",
+    testid: "stash-max-machines",
+    integer: true,
+    may_be_empty: false,
+    get: |c| Some(f64::from(c.max_machines)),
+    set: |c, v| c.max_machines = v.map_or_else(default_max_machines, |m| m as u32),
+};
+
 /// A measured iteration: 1 µs to a day.
 pub const ITERATION: Bounds = Bounds::shown(1e-6, 86_400.0, 1.0, "s");
-pub const EPOCH_SAMPLES: Bounds = Bounds::plain(1.0, 1e13);
-pub const EPOCHS: Bounds = Bounds::plain(1e-3, 1e6);
-pub const MAX_MACHINES: Bounds = Bounds::plain(1.0, 64.0);
 
 /// A configuration as Stash measures one: instances of one type.
 pub fn parse_configuration(text: &str) -> Result<(String, u32), String> {
@@ -241,63 +437,12 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         Ok(c) => c,
         Err(e) => return vec![e],
     };
-    let mut errs = Vec::new();
-    let mut check = |field: &str, what: &str, b: Bounds, v: Option<f64>| {
-        if let Some(m) = v.and_then(|v| b.check(what, v)) {
-            errs.push(err(format!("models.{ID}.{field}"), m));
-        }
-    };
-    check("layers", "L", LAYERS, c.layers.map(f64::from));
-    check(
-        "extra_layers",
-        "extra layers",
-        EXTRA_LAYERS,
-        Some(f64::from(c.extra_layers)),
-    );
-    check("gradient_bytes", "G", GRADIENT, c.gradient_bytes);
-    check(
-        "bytes_per_value",
-        "bytes per gradient value",
-        BYTES_PER_VALUE,
-        Some(c.bytes_per_value),
-    );
-    check(
-        "latency_nvlink_s",
-        "NVLink τ",
-        LATENCY,
-        Some(c.latency_nvlink_s),
-    );
-    check("latency_pcie_s", "PCIe τ", LATENCY, Some(c.latency_pcie_s));
-    check(
-        "latency_network_s",
-        "network τ",
-        LATENCY,
-        Some(c.latency_network_s),
-    );
-    check("flop_per_sample", "F_s", FLOP_PER_SAMPLE, c.flop_per_sample);
-    check("batch", "batch", BATCH, Some(f64::from(c.batch)));
-    check("achieved", "achieved fraction", ACHIEVED, Some(c.achieved));
-    check("overlap", "overlap", OVERLAP, Some(c.overlap));
-    check(
-        "epoch_samples",
-        "samples per epoch",
-        EPOCH_SAMPLES,
-        Some(c.epoch_samples),
-    );
-    check("epochs", "epochs", EPOCHS, Some(c.epochs));
-    check(
-        "max_machines",
-        "machines per configuration",
-        MAX_MACHINES,
-        Some(f64::from(c.max_machines)),
-    );
+    let mut errs = check_all(&COMM_INPUTS, &c);
+    errs.extend(check_all(&PREDICTION_INPUTS, &c));
     if let Some(cal) = &c.calibrate {
-        check(
-            "calibrate.iteration_s",
-            "measured iteration",
-            ITERATION,
-            Some(cal.iteration_s),
-        );
+        if let Some(m) = ITERATION.check("measured iteration", cal.iteration_s) {
+            errs.push(err(format!("models.{ID}.calibrate.iteration_s"), m));
+        }
         if let Err(m) = parse_configuration(&cal.configuration) {
             errs.push(err(format!("models.{ID}.calibrate.configuration"), m));
         }

@@ -5,10 +5,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{FieldErrors, NumberField};
+use crate::ui::fields::{section_input, FieldErrors, NumberField};
 use crate::ui::uploads::{import_upload, ImportSlot};
 use crate::workload::loss_fit::fit_loss;
-use crate::models::cynthia::section::{self, add_aws_catalog, CynthiaSettings};
+use crate::models::cynthia::section::{self, add_aws_catalog};
 use crate::models::zeng::eval::network_figures;
 use crate::report::fmt_sig;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
@@ -269,7 +269,7 @@ pub fn Panel() -> impl IntoView {
                     </label>
                 </div>
                 <div class="grid2">
-                    <NumberField label="exact search up to [workers]" integer=true value=state.section_get(section::ID, |c: &CynthiaSettings| f64::from(c.max_workers)) on_set=state.section_set(section::ID, |c: &mut CynthiaSettings, v: f64| c.max_workers = v as u32) errors=state.errors_at("models.cynthia.max_workers") testid="max-workers" />
+                    {section_input(&section::MAX_WORKERS)}
                 </div>
                 <FieldErrors errors=state.errors_at("workload.profile") />
             </Show>

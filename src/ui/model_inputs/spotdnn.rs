@@ -10,7 +10,7 @@
 use leptos::prelude::*;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{FieldErrors, NumberField, OptNumberField};
+use crate::ui::fields::{section_input, FieldErrors, NumberField, OptNumberField};
 use crate::ui::instance_select::InstanceSelect;
 use crate::ui::state::AppState;
 use crate::hardware::{Instance, Pricing};
@@ -21,7 +21,7 @@ use crate::models::spotdnn::presets::{
     table3_catalog, workload_presets, PS_BYTES_PER_S, PS_INSTANCE,
 };
 use crate::models::spotdnn::section::{
-    settings, Measured, PlanFrom, Revocation, SpotDnnSettings, ID,
+    settings, Measured, PlanFrom, Revocation, SpotDnnSettings, ID, PLAN_INPUTS, WORKLOAD_INPUTS,
 };
 use crate::models::spotdnn::{LossForm, LossLaw};
 use crate::report::fmt_sig;
@@ -130,51 +130,7 @@ fn Workload(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
         </div>
         {move || note.get().map(|m| view! { <p class="ok" role="status" data-testid="spotdnn-note">{m}</p> })}
         <div class="grid2">
-            <OptNumberField
-                label="S_param: bytes pushed per iteration [MB]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.param_bytes.map(|b| b / 1e6))
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.param_bytes = v.map(|m| m * 1e6))
-                errors=at(state, ".param_bytes")
-                testid="spotdnn-param"
-            />
-            <OptNumberField
-                label="B_req: one worker's bandwidth alone [MB/s]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.req_bytes_per_s.map(|b| b / 1e6))
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.req_bytes_per_s = v.map(|m| m * 1e6))
-                errors=at(state, ".req_bytes_per_s")
-                testid="spotdnn-req"
-                help="MB/s, not Mb/s"
-            />
-            <NumberField
-                label="α1: PS contention growth [–]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.alpha1)
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.alpha1 = v)
-                errors=at(state, ".alpha1")
-                testid="spotdnn-alpha1"
-                help="P = min(α1·√n + β1, 1) (Eq. 9); α1 = β1 = 0: no contention"
-            />
-            <NumberField
-                label="β1: PS contention offset [–]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.beta1)
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.beta1 = v)
-                errors=at(state, ".beta1")
-                testid="spotdnn-beta1"
-            />
-            <OptNumberField
-                label="α2: batch per GPU memory [samples/GB]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.alpha2_per_byte.map(|a| a * 1e9))
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: Option<f64>| c.alpha2_per_byte = v.map(|a| a / 1e9))
-                errors=at(state, ".alpha2_per_byte")
-                testid="spotdnn-alpha2"
-                help="b = 2^⌊log2(α2·mem + β2)⌋ per GPU (Eq. 10)"
-            />
-            <NumberField
-                label="β2: batch offset [samples]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.beta2)
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.beta2 = v)
-                errors=at(state, ".beta2")
-                testid="spotdnn-beta2"
-            />
+            {WORKLOAD_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
         </div>
     }
 }
@@ -453,22 +409,7 @@ fn Planning(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
                     <option value="cluster" prop:selected=move || keep.get()>"keep the cluster's instances running"</option>
                 </select>
             </label>
-            <NumberField
-                label="T_ohd: revocation overhead [s]"
-                value=state.section_get(ID, |c: &SpotDnnSettings| c.overhead_s)
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.overhead_s = v)
-                errors=at(state, ".overhead_s")
-                testid="spotdnn-overhead"
-            />
-            <NumberField
-                label="worker limit [workers]"
-                integer=true
-                value=state.section_get(ID, |c: &SpotDnnSettings| f64::from(c.max_workers))
-                on_set=state.section_set(ID, |c: &mut SpotDnnSettings, v: f64| c.max_workers = v as u32)
-                errors=at(state, ".max_workers")
-                testid="spotdnn-max-workers"
-                help="used when P never reaches 1"
-            />
+            {PLAN_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
         </div>
         <p class="hint">"The plans are in spotDNN's results, with a button that makes the exact plan the cluster."</p>
     }

@@ -7,14 +7,17 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{FieldErrors, NumberField, OptNumberField};
+use crate::ui::fields::{section_input, FieldErrors, OptNumberField};
 use crate::ui::files::download_text;
 use crate::ui::uploads::{import_upload, ImportSlot};
 use crate::ui::instance_select::InstanceSelect;
 use crate::ui::state::AppState;
 use crate::models::stash::presets::{p3_vgg11_runs, table1_catalog};
 use crate::models::stash::runs_text::{format_runs_csv, parse_runs};
-use crate::models::stash::section::{settings, Calibration, Ring, Run, StashSettings, ID};
+use crate::models::stash::section::{
+    settings, Calibration, Ring, Run, StashSettings, ACHIEVED, BATCH, COMM_INPUTS, EPOCHS,
+    EPOCH_SAMPLES, FLOP_PER_SAMPLE, ID, MAX_MACHINES, OVERLAP,
+};
 use crate::scenario::files::merge_instances;
 
 /// Edits the section in one scenario update (one undo step).
@@ -155,62 +158,7 @@ fn Comm() -> impl IntoView {
     view! {
         <h3>"Communication model (Sec. VI-A): T = (τ + G/(L·B))·L"</h3>
         <div class="grid2">
-            <OptNumberField
-                label="L: layers with gradients [–]"
-                value=state.section_get(ID, |c: &StashSettings| c.layers.map(f64::from))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: Option<f64>| c.layers = v.map(|l| l as u32))
-                errors=at(state, ".layers")
-                integer=true
-                testid="stash-layers"
-                help="empty: the layer table's conv and fc layers plus the extra layers"
-            />
-            <NumberField
-                label="extra layers with gradients (BatchNorm) [–]"
-                value=state.section_get(ID, |c: &StashSettings| f64::from(c.extra_layers))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.extra_layers = v as u32)
-                errors=at(state, ".extra_layers")
-                integer=true
-                testid="stash-extra-layers"
-                help="BatchNorm layers count (l.336); the layer table lists conv and fc only"
-            />
-            <OptNumberField
-                label="G: gradient bytes per all-reduce [MB]"
-                value=state.section_get(ID, |c: &StashSettings| c.gradient_bytes.map(|b| b / 1e6))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: Option<f64>| c.gradient_bytes = v.map(|m| m * 1e6))
-                errors=at(state, ".gradient_bytes")
-                testid="stash-gradient"
-                help="empty: (weights + biases) × bytes per value"
-            />
-            <NumberField
-                label="bytes per gradient value [B]"
-                value=state.section_get(ID, |c: &StashSettings| c.bytes_per_value)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.bytes_per_value = v)
-                errors=at(state, ".bytes_per_value")
-                testid="stash-bytes-per-value"
-                help="4 for FP32 gradients, 2 for FP16"
-            />
-            <NumberField
-                label="τ NVLink / NVSwitch, per layer [µs]"
-                value=state.section_get(ID, |c: &StashSettings| c.latency_nvlink_s * 1e6)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.latency_nvlink_s = v / 1e6)
-                errors=at(state, ".latency_nvlink_s")
-                testid="stash-tau-nvlink"
-                help="the paper gives no τ: this product's assumption"
-            />
-            <NumberField
-                label="τ PCIe, per layer [µs]"
-                value=state.section_get(ID, |c: &StashSettings| c.latency_pcie_s * 1e6)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.latency_pcie_s = v / 1e6)
-                errors=at(state, ".latency_pcie_s")
-                testid="stash-tau-pcie"
-            />
-            <NumberField
-                label="τ network, per layer [µs]"
-                value=state.section_get(ID, |c: &StashSettings| c.latency_network_s * 1e6)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.latency_network_s = v / 1e6)
-                errors=at(state, ".latency_network_s")
-                testid="stash-tau-network"
-            />
+            {COMM_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
             <label class="field">
                 <span class="field-label">"links shown: instance"</span>
                 <InstanceSelect
@@ -253,36 +201,15 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
         <h3>"All-reduce prediction (this product's extension)"</h3>
         <p class="hint">"t = (B_g/n)·F_s/(peak·a) + (1 − o)·all-reduce, for every GPU type of the catalog on 1 to the most machines; the precision selector of the catalog picks the peak."</p>
         <div class="grid2">
-            <OptNumberField
-                label="F_s: training FLOP per sample [GFLOP]"
-                value=state.section_get(ID, |c: &StashSettings| c.flop_per_sample.map(|f| f / 1e9))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: Option<f64>| c.flop_per_sample = v.map(|g| g * 1e9))
-                errors=at(state, ".flop_per_sample")
-                testid="stash-flop"
-                help="empty: 3 × the layer table's forward FLOP per sample"
-            />
-            <NumberField
-                label="batch [samples]"
-                value=state.section_get(ID, |c: &StashSettings| f64::from(c.batch))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.batch = v as u32)
-                errors=at(state, ".batch")
-                integer=true
-                testid="stash-batch"
-            />
+            {section_input(&FLOP_PER_SAMPLE)}
+            {section_input(&BATCH)}
             <label class="field check">
                 <input type="checkbox" prop:checked=move || per_gpu.get()
                     on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut StashSettings| c.batch_per_gpu = on) }
                     data-testid="stash-batch-per-gpu" />
                 <span>"batch is per GPU (else global, split over the GPUs)"</span>
             </label>
-            <NumberField
-                label="a: achieved fraction of the peak [–]"
-                value=state.section_get(ID, |c: &StashSettings| c.achieved)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.achieved = v)
-                errors=at(state, ".achieved")
-                testid="stash-achieved"
-                help="used unless calibrated below"
-            />
+            {section_input(&ACHIEVED)}
             <label class="field">
                 <span class="field-label">"calibrate a on: configuration"</span>
                 <input type="text" prop:value=move || cal_config.get() placeholder="e.g. p3.16xlarge"
@@ -299,42 +226,14 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
                 testid="stash-cal-seconds"
                 help="at this batch; empty: a as typed"
             />
-            <NumberField
-                label="o: all-reduce hidden behind compute [–]"
-                value=state.section_get(ID, |c: &StashSettings| c.overlap)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.overlap = v)
-                errors=at(state, ".overlap")
-                testid="stash-overlap"
-                help="0: none (default); 1: all"
-            />
+            {section_input(&OVERLAP)}
             <label class="field check">
                 <input type="checkbox" prop:checked=move || hierarchical.get()
                     on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut StashSettings| c.ring = if on { Ring::Hierarchical } else { Ring::Flat }) }
                     data-testid="stash-hierarchical" />
                 <span>"hierarchical ring (levels add up; else one flat ring bound by the slowest link)"</span>
             </label>
-            <NumberField
-                label="samples per epoch [samples]"
-                value=state.section_get(ID, |c: &StashSettings| c.epoch_samples)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.epoch_samples = v)
-                errors=at(state, ".epoch_samples")
-                testid="stash-epoch-samples"
-            />
-            <NumberField
-                label="epochs in the whole run [–]"
-                value=state.section_get(ID, |c: &StashSettings| c.epochs)
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.epochs = v)
-                errors=at(state, ".epochs")
-                testid="stash-epochs"
-            />
-            <NumberField
-                label="most machines per configuration [–]"
-                value=state.section_get(ID, |c: &StashSettings| f64::from(c.max_machines))
-                on_set=state.section_set(ID, |c: &mut StashSettings, v: f64| c.max_machines = v as u32)
-                errors=at(state, ".max_machines")
-                integer=true
-                testid="stash-max-machines"
-            />
+            {[&EPOCH_SAMPLES, &EPOCHS, &MAX_MACHINES].into_iter().map(section_input).collect_view()}
         </div>
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{FieldErrors, NumberField};
+use crate::ui::fields::{section_input, FieldErrors};
 use crate::ui::files::download_text;
 use crate::ui::uploads::{import_upload, ImportSlot};
 use crate::ui::state::AppState;
@@ -17,7 +17,10 @@ use crate::models::li::generate::from_layers;
 use crate::models::li::share_link::{attach_message, upload_note};
 use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
-use crate::models::li::section::{settings, Generate, Granularity, LiSettings, StreamOrder, ID};
+use crate::models::li::section::{
+    settings, Generate, Granularity, LiSettings, StreamOrder, GENERATE_INPUTS, GEN_MEMORY_RATE, ID,
+    SIMULATION_INPUTS, TRANSFER_INPUTS, WINDOW_INPUT,
+};
 use crate::report::fmt_sig;
 use crate::scenario::Scenario;
 
@@ -179,36 +182,7 @@ pub fn Panel() -> impl IntoView {
             <FieldErrors errors=at(state, ".profile") />
             <Show when=move || generating.get()>
                 <div class="grid2">
-                    <NumberField
-                        label="achieved fraction of the worker's peak [–]"
-                        value=state.section_get(ID, |c: &LiSettings| c.generate.as_ref().map_or(0.5, |g| g.achieved))
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).achieved = v)
-                        errors=at(state, ".generate.achieved")
-                        testid="li-achieved"
-                    />
-                    <NumberField
-                        label="PS update rate [GB/s]"
-                        value=state.section_get(ID, |c: &LiSettings| c.generate.as_ref().map_or(10.0, |g| g.ps_bytes_per_s / 1e9))
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).ps_bytes_per_s = v * 1e9)
-                        errors=at(state, ".generate.ps_bytes_per_s")
-                        testid="li-ps-rate"
-                    />
-                    <NumberField
-                        label="compute varies between profiled steps by ± [–]"
-                        value=state.section_get(ID, |c: &LiSettings| c.generate.as_ref().map_or(0.05, |g| g.jitter))
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).jitter = v)
-                        errors=at(state, ".generate.jitter")
-                        testid="li-jitter"
-                        help="0: every step alike, and workers that start together stay in lock-step"
-                    />
-                    <NumberField
-                        label="profiled steps to make [–]"
-                        value=state.section_get(ID, |c: &LiSettings| f64::from(c.generate.as_ref().map_or(20, |g| g.profiled_steps)))
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).profiled_steps = v as u32)
-                        errors=at(state, ".generate.profiled_steps")
-                        integer=true
-                        testid="li-profiled-steps"
-                    />
+                    {GENERATE_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
                     <label class="field">
                         <span class="field-label">"ops and tensors"</span>
                         <select aria-label="ops and tensors of the generated profile" data-testid="li-granularity"
@@ -226,32 +200,12 @@ pub fn Panel() -> impl IntoView {
                             data-testid="li-batch-norm" />
                         <span>"convolutions followed by BatchNorm (β and moving statistics, no bias)"</span>
                     </label>
-                    <NumberField
-                        label="worker memory bandwidth, for BatchNorm and ReLU [GB/s]"
-                        value=state.section_get(ID, |c: &LiSettings| c.generate.as_ref().map_or(900.0, |g| g.memory_bytes_per_s / 1e9))
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.generate.get_or_insert_with(Generate::default).memory_bytes_per_s = v * 1e9)
-                        errors=at(state, ".generate.memory_bytes_per_s")
-                        testid="li-memory-rate"
-                        help="used per op only: BatchNorm makes 3 passes over a layer's output, ReLU 2, backward twice forward"
-                    />
+                    {section_input(&GEN_MEMORY_RATE)}
                 </div>
             </Show>
             <h3>"Transfers (Sec. 3.2)"</h3>
             <div class="grid2">
-                <NumberField
-                    label="α: parse overhead per byte [ns/B]"
-                    value=state.section_get(ID, |c: &LiSettings| c.alpha_s_per_byte * 1e9)
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.alpha_s_per_byte = v / 1e9)
-                    errors=at(state, ".alpha_s_per_byte")
-                    testid="li-alpha"
-                />
-                <NumberField
-                    label="β: parse overhead per transfer [ms]"
-                    value=state.section_get(ID, |c: &LiSettings| c.beta_s * 1e3)
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.beta_s = v / 1e3)
-                    errors=at(state, ".beta_s")
-                    testid="li-beta"
-                />
+                {TRANSFER_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
                 <label class="field check">
                     <input type="checkbox" prop:checked=move || occupies.get()
                         on:change=move |ev| { let on = event_target_checked(&ev); state.section_edit(ID, |c: &mut LiSettings| c.parse_occupies = on) }
@@ -285,14 +239,7 @@ pub fn Panel() -> impl IntoView {
                             </select>
                         </label>
                     }>
-                    <NumberField
-                        label="HTTP/2 window WIN [MB]"
-                        value=state.section_get(ID, |c: &LiSettings| c.window_bytes / 1e6)
-                        on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.window_bytes = v * 1e6)
-                        errors=at(state, ".window_bytes")
-                        testid="li-window"
-                        help="the paper measured 28 MB on average"
-                    />
+                    {section_input(&WINDOW_INPUT)}
                 </Show>
             </div>
             <details class="fit" data-testid="li-parse-fit-box">
@@ -311,55 +258,7 @@ pub fn Panel() -> impl IntoView {
             </details>
             <h3>"Simulation"</h3>
             <div class="grid2">
-                <NumberField
-                    label="steps per worker [–]"
-                    value=state.section_get(ID, |c: &LiSettings| f64::from(c.steps))
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.steps = v as u32)
-                    errors=at(state, ".steps")
-                    integer=true
-                    testid="li-steps"
-                    help="the paper: 1000"
-                />
-                <NumberField
-                    label="warm-up steps left out [–]"
-                    value=state.section_get(ID, |c: &LiSettings| f64::from(c.warmup))
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.warmup = v as u32)
-                    errors=at(state, ".warmup")
-                    integer=true
-                    testid="li-warmup"
-                    help="the paper: 50"
-                />
-                <NumberField
-                    label="most workers W [–]"
-                    value=state.section_get(ID, |c: &LiSettings| f64::from(c.max_workers))
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.max_workers = v as u32)
-                    errors=at(state, ".max_workers")
-                    integer=true
-                    testid="li-max-workers"
-                />
-                <NumberField
-                    label="seeds per W [–]"
-                    value=state.section_get(ID, |c: &LiSettings| f64::from(c.seeds))
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.seeds = v as u32)
-                    errors=at(state, ".seeds")
-                    integer=true
-                    testid="li-seeds"
-                />
-                <NumberField
-                    label="first seed [–]"
-                    value=state.section_get(ID, |c: &LiSettings| c.seed as f64)
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.seed = v as u64)
-                    integer=true
-                    testid="li-seed"
-                />
-                <NumberField
-                    label="workers in the timeline [–]"
-                    value=state.section_get(ID, |c: &LiSettings| f64::from(c.timeline_workers))
-                    on_set=state.section_set(ID, |c: &mut LiSettings, v: f64| c.timeline_workers = v as u32)
-                    errors=at(state, ".timeline_workers")
-                    integer=true
-                    testid="li-timeline-workers"
-                />
+                {SIMULATION_INPUTS.iter().map(|&i| section_input(i)).collect_view()}
             </div>
         </section>
     }
