@@ -8,14 +8,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::errors::ReadError;
 use crate::models::decode_fragment;
-use crate::models::{by_id, evaluate_all, Model, Unavailable, MODELS};
+use crate::models::{by_id, evaluate, Model, Unavailable, MODELS};
 use crate::report::{csv::csv, text};
 use crate::scenario::codec::encode_link;
 use crate::scenario::files::{
     apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
 };
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError, MAX_SCENARIO_BYTES};
 use crate::workload::presets::{network_preset, network_presets};
 
 #[derive(Parser)]
@@ -114,33 +115,78 @@ enum Format {
     Table,
 }
 
-fn read_text(path: &str) -> Result<String, String> {
+/// Why a command stopped: printed after "error: ", exit status 2.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("reading standard input: {0}")]
+    Stdin(std::io::Error),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "{path}: {bytes} bytes is more than the {MAX_SCENARIO_BYTES} a scenario or import may have"
+    )]
+    TooLarge { path: String, bytes: u64 },
+    /// A file given as the scenario that is another kind of file.
+    #[error("{path} is not a scenario: it looks like {usage}")]
+    NotAScenario { path: String, usage: &'static str },
+    #[error("{path}: {error}")]
+    Scenario { path: String, error: ScenarioError },
+    /// A link's scenario, or one too large for a link.
+    #[error(transparent)]
+    Link(ScenarioError),
+    /// An import whose content its reader refused (the message names
+    /// the file).
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// An argument that names nothing this build knows, or is malformed.
+    #[error("{0}")]
+    Usage(String),
+    /// The model cannot run on these inputs (the report's own words).
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("writing the output: {0}")]
+    Output(String),
+}
+
+fn read_text(path: &str) -> Result<String, CliError> {
     let mut text = String::new();
     if path == "-" {
         std::io::stdin()
             .read_to_string(&mut text)
-            .map_err(|e| format!("reading standard input: {e}"))?;
+            .map_err(CliError::Stdin)?;
         return Ok(text);
     }
-    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
-    if meta.len() > crate::scenario::MAX_SCENARIO_BYTES as u64 {
-        return Err(format!(
-            "{path}: {} bytes is more than the {} a scenario or import may have",
-            meta.len(),
-            crate::scenario::MAX_SCENARIO_BYTES
-        ));
+    let io = |source| CliError::Io {
+        path: path.to_string(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.len() > MAX_SCENARIO_BYTES as u64 {
+        return Err(CliError::TooLarge {
+            path: path.to_string(),
+            bytes: meta.len(),
+        });
     }
-    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+    std::fs::read_to_string(path).map_err(io)
 }
 
 /// A scenario file; anything else gets a message saying what it is.
 /// Reads a scenario file of any known version; what an upgrade changed
 /// goes to stderr.
-fn read_scenario(path: &str) -> Result<Scenario, String> {
+fn read_scenario(path: &str) -> Result<Scenario, CliError> {
     let text = read_text(path)?;
-    let loaded = crate::models::read_json(&text).map_err(|e| match sniff(&text) {
-        FileKind::Scenario | FileKind::Unknown => format!("{path}: {e}"),
-        kind => format!("{path} is not a scenario: it looks like {}", kind.usage()),
+    let loaded = crate::models::read_json(&text).map_err(|error| match sniff(&text) {
+        FileKind::Scenario | FileKind::Unknown => CliError::Scenario {
+            path: path.to_string(),
+            error,
+        },
+        kind => CliError::NotAScenario {
+            path: path.to_string(),
+            usage: kind.usage(),
+        },
     })?;
     for n in &loaded.notes {
         eprintln!("note: {path}: {n}");
@@ -150,7 +196,7 @@ fn read_scenario(path: &str) -> Result<Scenario, String> {
 
 /// The scenario `eval` works on: the file (or the example) with every
 /// import applied, in the order the page applies them.
-fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
+fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), CliError> {
     let mut s = match &a.scenario {
         Some(p) => read_scenario(p)?,
         None => Scenario::example(),
@@ -171,7 +217,8 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
         let workers = a
             .loss_workers
             .unwrap_or_else(|| s.hardware.cluster.total_workers().max(1));
-        log.push(apply_loss_curve(&mut s, p, &read_text(p)?, workers)?);
+        let read = apply_loss_curve(&mut s, p, &read_text(p)?, workers);
+        log.push(read?);
     }
     for spec in &a.imports {
         log.push(apply_import(&mut s, spec)?);
@@ -181,7 +228,7 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), String> {
 
 /// `--import stash.runs=runs.csv`: the model's own reader, named in its
 /// registry entry.
-fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, String> {
+fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, CliError> {
     let usage = || {
         let kinds: Vec<String> = MODELS
             .iter()
@@ -191,21 +238,21 @@ fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, String> {
                     .map(move |i| format!("{}.{}", m.id(), i.key))
             })
             .collect();
-        format!(
+        CliError::Usage(format!(
             "--import {spec}: write it as MODEL.KIND=FILE, KIND one of {}",
             kinds.join(", ")
-        )
+        ))
     };
     let (kind, path) = spec.split_once('=').ok_or_else(usage)?;
     let (model, key) = kind.split_once('.').ok_or_else(usage)?;
     let import = by_id(model)
         .and_then(|m| m.imports().iter().find(|i| i.key == key))
         .ok_or_else(usage)?;
-    let read = (import.apply)(s, &read_text(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let read = (import.apply)(s, &read_text(path)?).map_err(|e| e.in_file(path))?;
     Ok(format!("{path}: {read}"))
 }
 
-fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, String> {
+fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, CliError> {
     if ids.is_empty() {
         return Ok(MODELS.to_vec());
     }
@@ -213,19 +260,21 @@ fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, String> {
         .map(|id| {
             by_id(id).ok_or_else(|| {
                 let known: Vec<&str> = MODELS.iter().map(|m| m.id()).collect();
-                format!("no model '{id}'; models: {}", known.join(", "))
+                CliError::Usage(format!("no model '{id}'; models: {}", known.join(", ")))
             })
         })
         .collect()
 }
 
 /// Output text and whether any model's inputs were invalid.
-fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
+fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
     let (s, log) = build_scenario(a)?;
+    // Only the models asked for are evaluated, in registry order.
     let wanted = selected(&a.models)?;
-    let outcomes: Vec<_> = evaluate_all(&s)
-        .into_iter()
-        .filter(|(m, _)| wanted.iter().any(|w| w.id() == m.id()))
+    let outcomes: Vec<_> = MODELS
+        .iter()
+        .filter(|m| wanted.iter().any(|w| w.id() == m.id()))
+        .map(|&m| (m, evaluate(m, &s)))
         .collect();
     let invalid = outcomes
         .iter()
@@ -245,7 +294,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
                 "imports": log,
                 "models": map,
             });
-            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&doc).map_err(|e| CliError::Output(e.to_string()))?
         }
         Format::Csv => {
             let reports: Vec<_> = outcomes
@@ -287,8 +336,12 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), String> {
 }
 
 /// "8" or "2-10" as an inclusive range of worker counts.
-fn worker_range(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--workers {text}: write N or FROM-TO, e.g. 2-10 (1 to 64)");
+fn worker_range(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "--workers {text}: write N or FROM-TO, e.g. 2-10 (1 to 64)"
+        ))
+    };
     let (a, b) = match text.split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (text.trim(), text.trim()),
@@ -305,19 +358,21 @@ fn worker_range(text: &str) -> Result<(u32, u32), String> {
 /// each line is printed when its W is done (so not in order), with the
 /// coarse estimates the page draws beside it. W = 1 runs first, alone:
 /// Cynthia's estimate reads its downlink share.
-fn simulate(a: &SimulateArgs) -> Result<(), String> {
+fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     use crate::models::li::eval::{coarse, push_point, skeleton, spread, Spread};
     let mut s = read_scenario(&a.scenario)?;
     if let Some(p) = &a.profile {
         let import = by_id("li")
             .and_then(|m| m.imports().iter().find(|i| i.key == "profile"))
-            .ok_or("no Li et al. model in this build")?;
-        (import.apply)(&mut s, &read_text(p)?).map_err(|e| format!("{p}: {e}"))?;
+            .ok_or_else(|| CliError::Usage("no Li et al. model in this build".into()))?;
+        (import.apply)(&mut s, &read_text(p)?).map_err(|e| e.in_file(p))?;
     }
     let (mut e, base) = skeleton(&s).map_err(|u| {
-        text::unavailable("Li et al.", u.errors(), u.is_missing())
-            .trim_end()
-            .to_string()
+        CliError::Unavailable(
+            text::unavailable("Li et al.", u.errors(), u.is_missing())
+                .trim_end()
+                .to_string(),
+        )
     })?;
     let seeds = e.settings.seeds;
     let (from, to) = match &a.workers {
@@ -334,7 +389,7 @@ fn simulate(a: &SimulateArgs) -> Result<(), String> {
     let json = a.json;
     if !json {
         let _ = writeln!(
-            out.lock().map_err(|e| e.to_string())?,
+            out.lock().map_err(|e| CliError::Output(e.to_string()))?,
             "{}: {} steps per worker ({} warm-up), {} seeds, {threads} threads\n{:>4}  {:>12}  {:>12}  {:>12}  {:>9}  {:>9}  {:>12}  {:>12}  {:>8}",
             e.profile.name, base.steps, base.warmup, seeds.max(1),
             "W", "mean [sa/s]", "least", "most", "down busy", "up busy", "Cynthia", "Lin et al.", "time [s]"
@@ -415,7 +470,7 @@ fn models_list() -> String {
     out
 }
 
-fn run(cli: Cli) -> Result<(String, bool), String> {
+fn run(cli: Cli) -> Result<(String, bool), CliError> {
     match cli.command {
         Command::Eval(a) => eval(&a),
         Command::Models => Ok((models_list(), false)),
@@ -429,7 +484,7 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
                     l.what
                 );
             }
-            let frag = encode_link(&shared).map_err(|e| e.to_string())?;
+            let frag = encode_link(&shared).map_err(CliError::Link)?;
             Ok((
                 match base {
                     Some(b) => format!("{b}#{frag}"),
@@ -441,7 +496,7 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
         Command::Upgrade { scenario } => Ok((read_scenario(&scenario)?.to_json(), false)),
         Command::Decode { fragment } => decode_fragment(&fragment)
             .map(|s| (s.to_json(), false))
-            .map_err(|e| e.to_string()),
+            .map_err(CliError::Link),
         Command::Example { network } => {
             let mut s = Scenario::example();
             if let Some(id) = network {
@@ -452,8 +507,9 @@ fn run(cli: Cli) -> Result<(String, bool), String> {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                s.workload.network = network_preset(&id)
-                    .ok_or_else(|| format!("no preset '{id}'; presets: {}", ids()))?;
+                s.workload.network = network_preset(&id).ok_or_else(|| {
+                    CliError::Usage(format!("no preset '{id}'; presets: {}", ids()))
+                })?;
                 s.title = format!(
                     "{} on 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE",
                     s.workload.network.name

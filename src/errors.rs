@@ -1,5 +1,5 @@
 //! The errors the core's boundaries return: a message tied to a scenario
-//! field, and why a model has no report. At the bottom of the crate, so
+//! field, why a model has no report, and why a file could not be read. At the bottom of the crate, so
 //! every layer (readers, scenario, models, report text) can name them.
 
 use serde::{Deserialize, Serialize};
@@ -83,5 +83,42 @@ impl Unavailable {
                 message: message.into(),
             }],
         }
+    }
+}
+
+/// Why a file could not be read, in the words its reader found.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    /// Its bytes stop being UTF-8 at `offset`.
+    #[error("not UTF-8 text (bad byte at offset {offset})")]
+    NotText { offset: usize },
+    /// The options the page sent with the file did not read.
+    #[error("the import's options did not read: {0}")]
+    Options(String),
+    /// What its reader found wrong with its content.
+    #[error("{0}")]
+    Content(String),
+    /// One of the above, named by the file it came from.
+    #[error("{file}: {error}")]
+    In { file: String, error: Box<ReadError> },
+}
+
+impl ReadError {
+    /// The error, named by `file` (once: an error already named is kept).
+    pub fn in_file(self, file: &str) -> Self {
+        match self {
+            named @ ReadError::In { .. } => named,
+            error => ReadError::In {
+                file: file.to_string(),
+                error: Box::new(error),
+            },
+        }
+    }
+}
+
+/// A reader's sentence about the content.
+impl From<String> for ReadError {
+    fn from(m: String) -> Self {
+        ReadError::Content(m)
     }
 }

@@ -10,6 +10,8 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::errors::ReadError;
+
 use crate::hardware::{parse_catalog, Instance};
 use crate::scenario::files::{fit_loss_curve, import_network, LossImport};
 use crate::workload::profile::{Profile, SyncMode};
@@ -20,14 +22,14 @@ use crate::workload::Network;
 /// bytes and the page's options `O` into a `T`.
 pub struct Importer<T, O = ()> {
     pub id: &'static str,
-    pub read: fn(&str, Vec<u8>, O) -> Result<T, String>,
+    pub read: fn(&str, Vec<u8>, O) -> Result<T, ReadError>,
 }
 
 /// An importer as the worker runs it: options and answer as JSON.
 pub trait AnyImporter: Sync {
     fn id(&self) -> &'static str;
     /// The value read, as JSON; or why not, naming the file.
-    fn run(&self, name: &str, bytes: Vec<u8>, options: &str) -> Result<String, String>;
+    fn run(&self, name: &str, bytes: Vec<u8>, options: &str) -> Result<String, ReadError>;
 }
 
 impl<T: Serialize, O: DeserializeOwned> AnyImporter for Importer<T, O> {
@@ -35,22 +37,19 @@ impl<T: Serialize, O: DeserializeOwned> AnyImporter for Importer<T, O> {
         self.id
     }
 
-    fn run(&self, name: &str, bytes: Vec<u8>, options: &str) -> Result<String, String> {
+    fn run(&self, name: &str, bytes: Vec<u8>, options: &str) -> Result<String, ReadError> {
         let options: O = serde_json::from_str(options)
-            .map_err(|e| format!("{name}: the import's options did not read: {e}"))?;
-        let value = (self.read)(name, bytes, options).map_err(|e| format!("{name}: {e}"))?;
-        serde_json::to_string(&value).map_err(|e| format!("{name}: {e}"))
+            .map_err(|e| ReadError::Options(e.to_string()).in_file(name))?;
+        let value = (self.read)(name, bytes, options).map_err(|e| e.in_file(name))?;
+        serde_json::to_string(&value).map_err(|e| ReadError::Content(e.to_string()).in_file(name))
     }
 }
 
 /// The file's bytes as text (a byte-order mark dropped), or where they
 /// stop being UTF-8.
-pub fn text(bytes: Vec<u8>) -> Result<String, String> {
-    let mut s = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not UTF-8 text (bad byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
+pub fn text(bytes: Vec<u8>) -> Result<String, ReadError> {
+    let mut s = String::from_utf8(bytes).map_err(|e| ReadError::NotText {
+        offset: e.utf8_error().valid_up_to(),
     })?;
     if s.starts_with('\u{feff}') {
         s.drain(..'\u{feff}'.len_utf8());
@@ -72,7 +71,7 @@ pub const LAYERS: Importer<(Network, String)> = Importer {
 /// An instance catalog (JSON).
 pub const CATALOG: Importer<Vec<Instance>> = Importer {
     id: "catalog",
-    read: |_, bytes, ()| parse_catalog(&text(bytes)?),
+    read: |_, bytes, ()| Ok(parse_catalog(&text(bytes)?)?),
 };
 
 /// Cynthia's job profile (JSON).
@@ -89,10 +88,15 @@ pub const LOSS_CURVE: Importer<LossImport, (SyncMode, u32)> = Importer {
 };
 
 /// `e` without a leading "name: " (the worker adds it once).
-fn strip_name(name: &str, e: String) -> String {
-    e.strip_prefix(&format!("{name}: "))
-        .map(str::to_string)
-        .unwrap_or(e)
+fn strip_name(name: &str, e: ReadError) -> ReadError {
+    match e {
+        ReadError::In { file, error } if file == name => *error,
+        ReadError::Content(m) => match m.strip_prefix(&format!("{name}: ")) {
+            Some(rest) => ReadError::Content(rest.to_string()),
+            None => ReadError::Content(m),
+        },
+        e => e,
+    }
 }
 
 /// The shared inputs' files (the scenario document itself is the

@@ -39,6 +39,7 @@ registry!(declare_models);
 use std::borrow::Cow;
 
 use crate::errors::FieldError;
+use crate::errors::ReadError;
 pub use crate::errors::Unavailable;
 pub use crate::inputs::Need;
 use crate::readers::{text, AnyImporter, Importer, SHARED};
@@ -180,13 +181,13 @@ pub fn restore_after_link(s: &mut Scenario, saved: &dyn Fn(&str) -> Option<Strin
 pub struct Import {
     pub key: &'static str,
     pub what: &'static str,
-    pub apply: fn(&mut Scenario, &str) -> Result<String, String>,
+    pub apply: fn(&mut Scenario, &str) -> Result<String, ReadError>,
 }
 
 /// A scenario document (Import scenario JSON), read and checked whole.
 pub const SCENARIO: Importer<Loaded> = Importer {
     id: "scenario",
-    read: |_, bytes, ()| read_json(&text(bytes)?).map_err(|e| e.to_string()),
+    read: |_, bytes, ()| read_json(&text(bytes)?).map_err(|e| ReadError::Content(e.to_string())),
 };
 
 /// The file reader with this id: the scenario document, a shared input's

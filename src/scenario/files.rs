@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Scenario;
+use crate::errors::ReadError;
 use crate::hardware::{parse_catalog, Instance};
 use crate::report::{fmt_count, fmt_sig};
 use crate::workload::loss_fit::fit_loss;
@@ -98,7 +99,7 @@ pub fn sniff(text: &str) -> FileKind {
 
 /// A layer table (CSV/TSV/JSON) or a Paleo network JSON as the network,
 /// with a sentence saying what was imported.
-pub fn import_network(source: &str, text: &str) -> Result<(Network, String), String> {
+pub fn import_network(source: &str, text: &str) -> Result<(Network, String), ReadError> {
     if looks_like_paleo(text) {
         let imp = import_paleo(text).map_err(|e| format!("{source}: {e}"))?;
         let n = imp.network.layers.len();
@@ -140,7 +141,7 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Sets the job profile from a profile JSON file.
-pub fn apply_profile(s: &mut Scenario, source: &str, text: &str) -> Result<String, String> {
+pub fn apply_profile(s: &mut Scenario, source: &str, text: &str) -> Result<String, ReadError> {
     let p = parse_profile_json(text).map_err(|e| format!("{source}: {e}"))?;
     s.workload.profile = Some(p);
     Ok(format!("{source}: profile loaded"))
@@ -153,7 +154,7 @@ pub fn apply_loss_curve(
     source: &str,
     text: &str,
     workers: u32,
-) -> Result<String, String> {
+) -> Result<String, ReadError> {
     let sync = s
         .workload
         .profile
@@ -181,7 +182,7 @@ pub struct LossImport {
 }
 
 /// Reads a loss curve, thins it to `MAX_KEPT_LOSS_POINTS`, and fits Eq. 1.
-pub fn fit_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossImport, String> {
+pub fn fit_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossImport, ReadError> {
     let mut curve = parse_loss_curve(text, sync, workers)?;
     let read = curve.points.len();
     let step = read.div_ceil(MAX_KEPT_LOSS_POINTS).max(1);
@@ -229,7 +230,7 @@ fn ordinal(n: usize) -> String {
 
 /// Merges a catalog file into the scenario's catalog: an entry with the
 /// same name is replaced, others are added.
-pub fn merge_catalog(s: &mut Scenario, source: &str, text: &str) -> Result<String, String> {
+pub fn merge_catalog(s: &mut Scenario, source: &str, text: &str) -> Result<String, ReadError> {
     let list = parse_catalog(text).map_err(|e| format!("{source}: {e}"))?;
     Ok(merge_catalog_read(s, source, list))
 }

@@ -53,7 +53,9 @@ pub fn WorkloadPanel() -> impl IntoView {
         }
         Err(e) => note.set(Some(ImportNote::Err(e))),
     };
-    let apply = move |source: String, text: String| use_network(import_network(&source, &text));
+    let apply = move |source: String, text: String| {
+        use_network(import_network(&source, &text).map_err(|e| e.to_string()))
+    };
     // A file is read in an import worker: a 5 MB table never blocks a frame.
     let slot = StoredValue::new_local(ImportSlot::default());
     let on_upload = move |ev: leptos::ev::Event| {

@@ -50,6 +50,7 @@ pub fn answer(request: &str, bytes: Option<Vec<u8>>) -> String {
                 )
             })?;
             imp.run(&r.name, bytes, &r.options)
+                .map_err(|e| e.to_string())
         });
     match result {
         Ok(json) => format!("{{\"Ok\":{json}}}"),

@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use super::profile::{LossCurve, Profile, SyncMode};
 use super::text::{json_error_parts, shorten};
+use crate::errors::ReadError;
 
 /// Largest file accepted, in bytes (UTF-8).
 pub const MAX_INPUT_BYTES: usize = 5 * 1024 * 1024;
@@ -120,7 +121,11 @@ pub fn validate_profile(p: &Profile) -> Result<(), String> {
 }
 
 /// Reads a profile in either documented form (see the module docs).
-pub fn parse_profile_json(text: &str) -> Result<Profile, String> {
+pub fn parse_profile_json(text: &str) -> Result<Profile, ReadError> {
+    profile_json(text).map_err(ReadError::Content)
+}
+
+fn profile_json(text: &str) -> Result<Profile, String> {
     check_size(text, "profile")?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
@@ -245,7 +250,11 @@ fn json_kind(v: &Value) -> &'static str {
 /// Reads a measured loss curve (see the module docs). `sync` and `workers`
 /// describe the measured run; a JSON object's own `"sync"` and `"workers"`
 /// take precedence, since they come with the data.
-pub fn parse_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, String> {
+pub fn parse_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, ReadError> {
+    loss_curve(text, sync, workers).map_err(ReadError::Content)
+}
+
+fn loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, String> {
     check_size(text, "loss curve")?;
     // Spreadsheets on Windows like to prepend a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -368,7 +368,7 @@ fn iterations_errors() {
 fn parse_err(text: &str) -> String {
     match parse_loss_curve(text, SyncMode::Bsp, 1) {
         Ok(c) => panic!("expected an error, got {c:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -454,7 +454,9 @@ fn csv_errors_name_the_line() {
     );
     let e = parse_err("step,loss\n");
     assert!(e.contains("no points"), "{e}");
-    let e = parse_loss_curve("step,loss\n1,2\n", SyncMode::Asp, 0).unwrap_err();
+    let e = parse_loss_curve("step,loss\n1,2\n", SyncMode::Asp, 0)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("workers"), "{e}");
 }
 
@@ -534,7 +536,7 @@ fn json_curve_errors_name_the_line() {
 fn profile_err(text: &str) -> String {
     match parse_profile_json(text) {
         Ok(p) => panic!("expected an error, got {p:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -8,6 +8,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use std::io::Write;
 
+use ddnn_planner::errors::ReadError;
 use ddnn_planner::models::li::chrome::{
     import, read_bytes, read_bytes_within, read_owned, Imported, Mapping, Merged, Rule, Target,
 };
@@ -360,7 +361,10 @@ fn a_gzipped_trace_reads_as_the_plain_one() {
         vec![b'[', 0xff],
         vec![0x1f, 0x8b, 0],
     ] {
-        assert_eq!(read_owned(bytes.clone()), read_bytes(&bytes));
+        assert_eq!(
+            read_owned(bytes.clone()),
+            read_bytes(&bytes).map_err(ReadError::from)
+        );
     }
 }
 

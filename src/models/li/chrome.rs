@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::profile::BYTES_PER_VALUE;
 use super::profile::{Op, Profile, Resource, MAX_OPS};
+use crate::errors::ReadError;
 use crate::workload::Network;
 
 /// The most a trace's text may be, after gzip is undone (256 MiB).
@@ -282,12 +283,12 @@ pub fn read_bytes_within(bytes: &[u8], limit: u64) -> Result<String, String> {
 
 /// `read_bytes` of bytes the caller gives up: plain text becomes the
 /// string without a copy (a 200 MB trace is not held twice).
-pub fn read_owned(bytes: Vec<u8>) -> Result<String, String> {
+pub fn read_owned(bytes: Vec<u8>) -> Result<String, ReadError> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        return read_bytes(&bytes);
+        return Ok(read_bytes(&bytes)?);
     }
     within(&bytes, MAX_TRACE_BYTES)?;
-    String::from_utf8(bytes).map_err(|e| not_utf8(e.utf8_error()))
+    Ok(String::from_utf8(bytes).map_err(|e| not_utf8(e.utf8_error()))?)
 }
 
 fn within(bytes: &[u8], limit: u64) -> Result<(), String> {

@@ -12,6 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::errors::ReadError;
+
 /// Bytes per value moved (FP32).
 pub const BYTES_PER_VALUE: f64 = 4.0;
 
@@ -72,10 +74,10 @@ pub const MAX_STEPS: usize = 10_000;
 
 impl Profile {
     /// A profile file's text, read and checked: its first problem, if any.
-    pub fn from_json(text: &str) -> Result<Profile, String> {
+    pub fn from_json(text: &str) -> Result<Profile, ReadError> {
         let p: Profile = serde_json::from_str(text).map_err(|e| format!("not a profile: {e}"))?;
         match p.validate().into_iter().next() {
-            Some(problem) => Err(problem),
+            Some(problem) => Err(ReadError::Content(problem)),
             None => Ok(p),
         }
     }

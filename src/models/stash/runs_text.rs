@@ -103,7 +103,7 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
 /// A runs file read in the import worker (`crate::readers`).
 pub const RUNS: Importer<Vec<Run>> = Importer {
     id: "stash.runs",
-    read: |_, bytes, ()| parse_runs(&text(bytes)?),
+    read: |_, bytes, ()| Ok(parse_runs(&text(bytes)?)?),
 };
 
 #[cfg(test)]
