@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::profile::Profile;
 use crate::bounds::Bounds;
+use super::chrome::Mapping;
 use crate::inputs::{check_all, NumberInput};
 use crate::errors::err;
 use crate::errors::FieldError;
@@ -25,7 +26,7 @@ pub struct LiSettings {
     /// The rules the last Chrome trace was read with (the page's mapping
     /// screen); the trace itself is not kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trace_mapping: Option<super::chrome::Mapping>,
+    pub trace_mapping: Option<Mapping>,
     /// Without a profile: one generated from the layer table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generate: Option<Generate>,
@@ -461,6 +462,49 @@ pub const TIMELINE_WORKERS: NumberInput<LiSettings> = NumberInput {
     set: |c, v| c.timeline_workers = v.map_or_else(default_timeline, |n| n as u32),
 };
 
+/// The Chrome-trace import's numeric rules, read while the section has a
+/// mapping (the page reads the trace again when one changes).
+pub const TRACE_INPUTS: [&NumberInput<LiSettings>; 3] = [&TRACE_LINK, &TRACE_PS_RATE, &TRACE_BATCH_INPUT];
+
+pub const TRACE_LINK: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.assumed_bytes_per_s",
+    label: "link speed the trace was taken at [Gb/s]",
+    what: "link speed the trace was taken at",
+    bounds: crate::hardware::NETWORK,
+    help: "a transfer in the trace without a size moved its duration × this",
+    testid: "li-trace-link",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.trace_mapping.as_ref().map(|m| m.assumed_bytes_per_s),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).assumed_bytes_per_s = v.unwrap_or_else(|| Mapping::default().assumed_bytes_per_s),
+};
+
+pub const TRACE_PS_RATE: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.ps_bytes_per_s",
+    label: "PS update rate, for updates from the layer table [GB/s]",
+    what: "PS update rate",
+    bounds: PS_RATE,
+    help: "",
+    testid: "li-trace-ps-rate",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.trace_mapping.as_ref().map(|m| m.ps_bytes_per_s),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).ps_bytes_per_s = v.unwrap_or_else(|| Mapping::default().ps_bytes_per_s),
+};
+
+pub const TRACE_BATCH_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.batch",
+    label: "samples per step of the traced worker [samples]",
+    what: "samples per step",
+    bounds: TRACE_BATCH,
+    help: "",
+    testid: "li-trace-batch",
+    integer: true,
+    may_be_empty: false,
+    get: |c| c.trace_mapping.as_ref().map(|m| f64::from(m.batch)),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).batch = v.map_or_else(|| Mapping::default().batch, |b| b as u32),
+};
+
 /// Checks of the section, at `models.li.<field>`: ranges and the profile's
 /// own form (cycles, unknown ops, negative amounts).
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
@@ -488,31 +532,7 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         errs.extend(check_all(&GENERATE_INPUTS, &c));
         errs.extend(check_all(&[&GEN_MEMORY_RATE], &c));
     }
-    let mut check = |field: &str, what: &str, b: Bounds, v: f64| {
-        if let Some(m) = b.check(what, v) {
-            errs.push(err(format!("models.{ID}.{field}"), m));
-        }
-    };
-    if let Some(m) = &c.trace_mapping {
-        check(
-            "trace_mapping.assumed_bytes_per_s",
-            "link speed the trace was taken at",
-            crate::hardware::NETWORK,
-            m.assumed_bytes_per_s,
-        );
-        check(
-            "trace_mapping.ps_bytes_per_s",
-            "PS update rate",
-            PS_RATE,
-            m.ps_bytes_per_s,
-        );
-        check(
-            "trace_mapping.batch",
-            "samples per step",
-            TRACE_BATCH,
-            f64::from(m.batch),
-        );
-    }
+    errs.extend(check_all(&TRACE_INPUTS, &c));
     if c.warmup >= c.steps {
         errs.push(err(
             format!("models.{ID}.warmup"),

@@ -307,6 +307,132 @@ pub const MAX_WORKERS: NumberInput<SpotDnnSettings> = NumberInput {
     set: |c, v| c.max_workers = v.map_or_else(default_max_workers, |n| n as u32),
 };
 
+/// Eq. 3's coefficients, read while the section has a loss law (γ4 only
+/// in the form with R).
+pub const LAW_INPUTS: [&NumberInput<SpotDnnSettings>; 5] = [&GAMMA1, &GAMMA2, &GAMMA3, &GAMMA4, &GAMMA5];
+
+pub const GAMMA1: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.loss.gamma1",
+    label: "γ1: iteration offset [iterations]",
+    what: "γ1",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-gamma1",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.loss.map(|l| l.gamma1),
+    set: |c, v| {
+        if let Some(l) = c.loss.as_mut() {
+            l.gamma1 = v.unwrap_or(0.0);
+        }
+    },
+};
+
+pub const GAMMA2: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.loss.gamma2",
+    label: "γ2: batch slope [per sample]",
+    what: "γ2",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-gamma2",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.loss.map(|l| l.gamma2),
+    set: |c, v| {
+        if let Some(l) = c.loss.as_mut() {
+            l.gamma2 = v.unwrap_or(0.0);
+        }
+    },
+};
+
+pub const GAMMA3: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.loss.gamma3",
+    label: "γ3: numerator [–]",
+    what: "γ3",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-gamma3",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.loss.map(|l| l.gamma3),
+    set: |c, v| {
+        if let Some(l) = c.loss.as_mut() {
+            l.gamma3 = v.unwrap_or(0.0);
+        }
+    },
+};
+
+pub const GAMMA4: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.loss.gamma4",
+    label: "γ4: added to R [–]",
+    what: "γ4",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-gamma4",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.loss.map(|l| l.gamma4),
+    set: |c, v| {
+        if let Some(l) = c.loss.as_mut() {
+            l.gamma4 = v.unwrap_or(0.0);
+        }
+    },
+};
+
+pub const GAMMA5: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.loss.gamma5",
+    label: "γ5: loss floor [–]",
+    what: "γ5",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-gamma5",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.loss.map(|l| l.gamma5),
+    set: |c, v| {
+        if let Some(l) = c.loss.as_mut() {
+            l.gamma5 = v.unwrap_or(0.0);
+        }
+    },
+};
+
+/// A revocation's time and loss, read while the section has one.
+pub const REVOCATION_INPUTS: [&NumberInput<SpotDnnSettings>; 2] = [&REVOKED_AT, &LOSS_AT_REVOCATION];
+
+pub const REVOKED_AT: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.revocation.at_s",
+    label: "revoked at [s]",
+    what: "revocation time",
+    bounds: SECONDS,
+    help: "",
+    testid: "spotdnn-revoked-at",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.revocation.as_ref().map(|r| r.at_s),
+    set: |c, v| {
+        if let Some(r) = c.revocation.as_mut() {
+            r.at_s = v.unwrap_or(0.0);
+        }
+    },
+};
+
+pub const LOSS_AT_REVOCATION: NumberInput<SpotDnnSettings> = NumberInput {
+    path: "models.spotdnn.revocation.loss_now",
+    label: "loss at the revocation [–]",
+    what: "loss at the revocation",
+    bounds: COEFF,
+    help: "",
+    testid: "spotdnn-revoked-loss",
+    integer: false,
+    may_be_empty: false,
+    get: |c| c.revocation.as_ref().map(|r| r.loss_now),
+    set: |c, v| {
+        if let Some(r) = c.revocation.as_mut() {
+            r.loss_now = v.unwrap_or(0.0);
+        }
+    },
+};
+
 /// Checks of the section, at `models.spotdnn.<field>`: ranges only. What
 /// depends on other inputs (a goal at or below γ5, a negative compute
 /// time) is said by the model's evaluation, so a document still loads.
@@ -319,38 +445,20 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         Err(e) => return vec![e],
     };
     let mut errs = check_all(&WORKLOAD_INPUTS, &c);
+    errs.extend(check_all(&LAW_INPUTS, &c));
     errs.extend(check_all(&PLAN_INPUTS, &c));
+    errs.extend(check_all(&REVOCATION_INPUTS, &c));
     let mut check = |field: &str, what: &str, b: Bounds, v: Option<f64>| {
         if let Some(m) = v.and_then(|v| b.check(what, v)) {
             errs.push(err(format!("models.{ID}.{field}"), m));
         }
     };
-    if let Some(l) = &c.loss {
-        for (f, what, v) in [
-            ("gamma1", "γ1", l.gamma1),
-            ("gamma2", "γ2", l.gamma2),
-            ("gamma3", "γ3", l.gamma3),
-            ("gamma4", "γ4", l.gamma4),
-            ("gamma5", "γ5", l.gamma5),
-        ] {
-            check(&format!("loss.{f}"), what, COEFF, Some(v));
-        }
-    }
     for (i, m) in c.measured.iter().enumerate() {
         check(
             &format!("measured[{i}].iteration_s"),
             &format!("{}: measured iteration time", m.instance),
             ITERATION,
             m.iteration_s,
-        );
-    }
-    if let Some(r) = &c.revocation {
-        check("revocation.at_s", "revocation time", SECONDS, Some(r.at_s));
-        check(
-            "revocation.loss_now",
-            "loss at the revocation",
-            COEFF,
-            Some(r.loss_now),
         );
     }
     validate_fits(&c.fits, &mut errs);

@@ -10,7 +10,7 @@
 use leptos::prelude::*;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{section_input, FieldErrors, NumberField, OptNumberField};
+use crate::ui::fields::{section_input, FieldErrors, OptNumberField};
 use crate::ui::instance_select::InstanceSelect;
 use crate::ui::state::AppState;
 use crate::hardware::{Instance, Pricing};
@@ -21,7 +21,8 @@ use crate::models::spotdnn::presets::{
     table3_catalog, workload_presets, PS_BYTES_PER_S, PS_INSTANCE,
 };
 use crate::models::spotdnn::section::{
-    settings, Measured, PlanFrom, Revocation, SpotDnnSettings, ID, PLAN_INPUTS, WORKLOAD_INPUTS,
+    settings, Measured, PlanFrom, Revocation, SpotDnnSettings, GAMMA1, GAMMA2, GAMMA3, GAMMA4, GAMMA5,
+    ID, LOSS_AT_REVOCATION, PLAN_INPUTS, REVOKED_AT, WORKLOAD_INPUTS,
 };
 use crate::models::spotdnn::{LossForm, LossLaw};
 use crate::report::fmt_sig;
@@ -135,38 +136,6 @@ fn Workload(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
     }
 }
 
-/// γk of a law by number, so the five fields share one builder.
-fn gamma(l: &mut LossLaw, k: u8) -> &mut f64 {
-    match k {
-        1 => &mut l.gamma1,
-        2 => &mut l.gamma2,
-        3 => &mut l.gamma3,
-        4 => &mut l.gamma4,
-        _ => &mut l.gamma5,
-    }
-}
-
-/// The field of γk (shown only while the section has a loss law).
-fn gamma_field(
-    state: AppState,
-    cfg: Memo<SpotDnnSettings>,
-    k: u8,
-    label: &'static str,
-    testid: &'static str,
-) -> impl IntoView {
-    let value = Signal::derive(move || cfg.with(|c| c.loss.map_or(0.0, |mut l| *gamma(&mut l, k))));
-    let on_set = Callback::new(move |v: f64| {
-        edit(state.scenario, |c| {
-            if let Some(l) = c.loss.as_mut() {
-                *gamma(l, k) = v;
-            }
-        })
-    });
-    view! {
-        <NumberField label=label value=value on_set=on_set errors=at(state, format!(".loss.gamma{k}")) testid=testid />
-    }
-}
-
 /// Eq. 3: none, the paper's form with R, or the authors' R-free form.
 #[component]
 fn LossInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
@@ -203,13 +172,13 @@ fn LossInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
         <FieldErrors errors=at(state, ".loss") />
         <Show when=move || form.get().is_some()>
             <div class="grid3">
-                {gamma_field(state, cfg, 1, "γ1: iteration offset [iterations]", "spotdnn-gamma1")}
-                {gamma_field(state, cfg, 2, "γ2: batch slope [per sample]", "spotdnn-gamma2")}
-                {gamma_field(state, cfg, 3, "γ3: numerator [–]", "spotdnn-gamma3")}
+                {section_input(&GAMMA1)}
+                {section_input(&GAMMA2)}
+                {section_input(&GAMMA3)}
                 <Show when=move || form.get() == Some(LossForm::WithR)>
-                    {gamma_field(state, cfg, 4, "γ4: added to R [–]", "spotdnn-gamma4")}
+                    {section_input(&GAMMA4)}
                 </Show>
-                {gamma_field(state, cfg, 5, "γ5: loss floor [–]", "spotdnn-gamma5")}
+                {section_input(&GAMMA5)}
             </div>
         </Show>
     }
@@ -447,17 +416,11 @@ fn RevocationInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
             })
         })
     };
-    let set = move |f: fn(&mut Revocation, f64)| {
-        Callback::new(move |v: f64| edit_revocation(sc, |r| f(r, v)))
-    };
     let set_instance = move |ev| {
         let v = event_target_value(&ev);
         edit_revocation(sc, |r| r.instance = v)
     };
-    let get = move |f: fn(&Revocation) -> f64| {
-        Signal::derive(move || revoked.with(|r| r.as_ref().map_or(0.0, f)))
-    };
-    let at_s = get(|r| r.at_s);
+    let at_s = Signal::derive(move || revoked.with(|r| r.as_ref().map_or(0.0, |r| r.at_s)));
     view! {
         <h3>"Revocation replanning"</h3>
         <label class="field check">
@@ -477,12 +440,10 @@ fn RevocationInputs(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
                     <FieldErrors errors=at(state, ".revocation.instance") />
                 </label>
                 <div>
-                    <NumberField label="revoked at [s]" value=at_s on_set=set(|r, v| r.at_s = v)
-                        errors=at(state, ".revocation.at_s") testid="spotdnn-revoked-at" />
+                    {section_input(&REVOKED_AT)}
                     <p class="hint" data-testid="spotdnn-revoked-min">{move || format!("= {} min into the run", fmt_sig(at_s.get() / 60.0))}</p>
                 </div>
-                <NumberField label="loss at the revocation [–]" value=get(|r| r.loss_now) on_set=set(|r, v| r.loss_now = v)
-                    errors=at(state, ".revocation.loss_now") testid="spotdnn-revoked-loss" />
+                {section_input(&LOSS_AT_REVOCATION)}
             </div>
         </Show>
     }

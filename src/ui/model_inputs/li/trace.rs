@@ -20,7 +20,7 @@ use crate::ui::uploads::{import_file, ImportSlot};
 use crate::ui::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
 use crate::models::li::files::TRACE;
-use crate::models::li::section::{LiSettings, ID};
+use crate::models::li::section::{LiSettings, ID, TRACE_INPUTS};
 use crate::workload::Network;
 
 const TARGETS: [Target; 5] = [
@@ -191,29 +191,24 @@ pub fn LiTrace() -> impl IntoView {
                             on:change=move |ev| { let v = event_target_value(&ev); edit(Box::new(move |m| m.step_marker = v)) } />
                     </label>
                     <div class="grid2">
-                        <NumberField
-                            label="link speed the trace was taken at [Gb/s]"
-                            value=Signal::derive(move || mapping.get().unwrap_or_default().assumed_bytes_per_s * 8.0 / 1e9)
-                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.assumed_bytes_per_s = v * 1e9 / 8.0)))
-                            errors=state.section_errors(ID, ".trace_mapping.assumed_bytes_per_s")
-                            testid="li-trace-link"
-                            help="a transfer in the trace without a size moved its duration × this"
-                        />
-                        <NumberField
-                            label="PS update rate, for updates from the layer table [GB/s]"
-                            value=Signal::derive(move || mapping.get().unwrap_or_default().ps_bytes_per_s / 1e9)
-                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.ps_bytes_per_s = v * 1e9)))
-                            errors=state.section_errors(ID, ".trace_mapping.ps_bytes_per_s")
-                            testid="li-trace-ps-rate"
-                        />
-                        <NumberField
-                            label="samples per step of the traced worker [samples]"
-                            value=Signal::derive(move || f64::from(mapping.get().unwrap_or_default().batch))
-                            on_set=Callback::new(move |v: f64| edit(Box::new(move |m| m.batch = v as u32)))
-                            errors=state.section_errors(ID, ".trace_mapping.batch")
-                            integer=true
-                            testid="li-trace-batch"
-                        />
+                        {TRACE_INPUTS.iter().map(|&input| {
+                            // Shown as the rules the trace is read with (the
+                            // defaults before the section has any).
+                            let value = Signal::derive(move || {
+                                let rules = mapping.get().unwrap_or_default();
+                                let set = LiSettings { trace_mapping: Some(rules), ..LiSettings::default() };
+                                (input.get)(&set).map_or(0.0, |v| input.shown(v))
+                            });
+                            // A rule's change reads the trace again.
+                            let on_set = Callback::new(move |v: f64| {
+                                state.section_edit(ID, |c: &mut LiSettings| (input.set)(c, Some(input.stored(v))));
+                                reread();
+                            });
+                            view! {
+                                <NumberField label=input.label value on_set errors=state.errors_at(input.path)
+                                    integer=input.integer testid=input.testid help=input.help />
+                            }
+                        }).collect_view()}
                     </div>
                     <p class="hint">"The trace stays in this page only; the scenario keeps the profile read from it and these rules."</p>
                 </details>
