@@ -171,11 +171,17 @@ test-js:
 	$(call step,JS package in node (node --test tests/js/ on target/js-pkg))
 	node --test tests/js/node.test.mjs
 
+# Browser end-to-end tests: @playwright/test (playwright.config.mjs) on Debian's chromium,
+# tests/e2e/specs on dist/ (DIST=... for another build; js-package on target/js-pkg), in
+# three projects: desktop (every spec at 1280x800), subpath (smoke and share on the same
+# build served under /some/dir/) and phone (the specs that hold at any width, at 390x844).
+# E2E_ARGS passes arguments on, e.g. E2E_ARGS='--grep big-trace'; LONG_TASKS=report prints
+# long tasks instead of failing on them. On a failure: test-results/e2e-report/ (the HTML
+# report) and test-results/e2e/ (each failed test's trace and screenshots).
+E2E_ARGS ?=
 e2e:
-	$(call step,browser end-to-end tests (node tests/e2e/run.mjs on dist/, js-package on target/js-pkg))
-	node tests/e2e/run.mjs
-	$(call step,the same build served under a sub-path (/some/dir/): smoke and share specs)
-	BASE_PATH=/some/dir/ node tests/e2e/run.mjs smoke share
+	$(call step,browser end-to-end tests (playwright test: dist/ on / and under /some/dir/, js-package on target/js-pkg))
+	playwright test $(E2E_ARGS)
 
 # ---------------------------------------------------------------------------- misc
 

@@ -53,13 +53,19 @@ export function hugeCluster(groups) {
 }
 
 // Init script (page.addInitScript): collects main-thread long tasks into
-// window.__ddnnLongTasks.
+// window.__ddnnLongTasks. window.__ddnnFlushLongTasks() adds those the
+// observer has not been called back with yet (a task that ended just
+// before the reader's own task).
 export function recordLongTasks() {
   window.__ddnnLongTasks = [];
+  window.__ddnnFlushLongTasks = () => {};
   try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__ddnnLongTasks.push({ start: e.startTime, ms: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
+    const add = (entries) => {
+      for (const e of entries) window.__ddnnLongTasks.push({ start: e.startTime, ms: e.duration });
+    };
+    const observer = new PerformanceObserver((list) => add(list.getEntries()));
+    observer.observe({ type: 'longtask', buffered: true });
+    window.__ddnnFlushLongTasks = () => add(observer.takeRecords());
   } catch {
     // No long-task timing in this browser: nothing recorded.
   }
@@ -68,7 +74,10 @@ export function recordLongTasks() {
 // The longest long task [ms] the page recorded from its time `t0` on (0 if
 // none).
 export function longestTaskSince(page, t0) {
-  return page.evaluate((t) => Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms)), t0);
+  return page.evaluate((t) => {
+    window.__ddnnFlushLongTasks?.();
+    return Math.max(0, ...(window.__ddnnLongTasks || []).filter((e) => e.start >= t).map((e) => e.ms));
+  }, t0);
 }
 
 // A file for `dropFile`, staged in the page before it loads (call before

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { INPUT_TABS, eachInputSection, open, pickExample, showView, showInputs } from '../planner.mjs';
+import { test, specTimeout } from '../fixtures.mjs';
 
-export const name = 'accessibility: axe-core finds no serious or critical violation on any results view (chart tables closed and open) or input tab, with each model example loaded, in light and dark themes; every control has a name and every numeric field its unit';
+const name = 'accessibility: axe-core finds no serious or critical violation on any results view (chart tables closed and open) or input tab, with each model example loaded, in light and dark themes; every control has a name and every numeric field its unit';
 
 // Six views, seven examples, four input tabs, two themes: about 40 s on a
 // quick machine, over the default 60 s on a slow one.
-export const timeoutMs = 150_000;
+test.describe.configure({ timeout: specTimeout(150_000) });
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -79,7 +80,7 @@ async function auditNow(page, where) {
   return found.map((v) => `${where}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(' | ')}`);
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const problems = [];
   let fields = 0;
@@ -139,4 +140,4 @@ export async function run(ctx) {
   assert.ok(opened >= 10, `only ${opened} chart tables opened`);
   assert.ok(fields >= 20, `only ${fields} numeric fields seen`);
   assert.equal(unique.length, 0, `axe-core:\n${unique.join('\n')}`);
-}
+});

@@ -1,8 +1,9 @@
 import { ID, open, iterationSeconds, within } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'a corrupt or future link shows a clear error and the example';
+const name = 'a corrupt or future link shows a clear error and the example';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   for (const [frag, msg] of [
     ['#s1.bm90LWRlZmxhdGU', /damaged/],
@@ -16,4 +17,4 @@ export async function run(ctx) {
     assert.match(await banner.textContent(), msg, frag);
     assert(within(await iterationSeconds(page), 26.85, 0.02), 'the example is shown');
   }
-}
+});

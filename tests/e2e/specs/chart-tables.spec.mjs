@@ -1,6 +1,7 @@
 import { ID, open, pickExample, showView } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'chart tables: every chart on every results view has its data as a table under it (closed until opened), with a unit on every number column and a row per point; Zeng\'s timeline table lists every bar of the drawing';
+const name = 'chart tables: every chart on every results view has its data as a table under it (closed until opened), with a unit on every number column and a row per point; Zeng\'s timeline table lists every bar of the drawing';
 
 // Results views and the example that gives each a result (toolbar.rs).
 const VIEWS = [
@@ -11,7 +12,7 @@ const VIEWS = [
   ['li', 6],
 ];
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   for (const [view, example] of VIEWS) {
@@ -58,4 +59,4 @@ export async function run(ctx) {
   const rows = await table.locator('tbody tr').count();
   ctx.log(`zeng timeline: ${bars} bars drawn, ${rows} table rows`);
   assert(bars > 0 && rows >= bars, `every bar in the table: ${bars} bars, ${rows} rows`);
-}
+});

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { open } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'a strict Content-Security-Policy: no unsafe-eval, no remote origin, the loader allowed by hash; an injected inline script does not run; the same policy ships as _headers';
+const name = 'a strict Content-Security-Policy: no unsafe-eval, no remote origin, the loader allowed by hash; an injected inline script does not run; the same policy ships as _headers';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx, '', { allowConsole: [/Content Security Policy|CSP violation/] });
   const policy = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') || '');
@@ -31,4 +32,4 @@ export async function run(ctx) {
   const dist = path.resolve(process.env.DIST || fileURLToPath(new URL('../../../dist', import.meta.url)));
   const headers = fs.readFileSync(path.join(dist, '_headers'), 'utf8');
   assert(headers.includes(`Content-Security-Policy: ${policy}`), headers);
-}
+});

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ID, open, numberIn, setField, chartDrawn, drawAllCharts, showView, showInputs } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'Cynthia: preset → plan → cost curves; loss-curve fit; a shared link reproduces the plan';
+const name = 'Cynthia: preset → plan → cost curves; loss-curve fit; a shared link reproduces the plan';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/examples');
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // Without a profile Cynthia says what it needs instead of showing numbers.
@@ -125,4 +126,4 @@ export async function run(ctx) {
   assert.equal(await fresh.locator(ID('cynthia-exact-plan')).textContent(), plan2);
   await drawAllCharts(fresh);
   await ctx.screenshot(fresh, 'cynthia');
-}
+});

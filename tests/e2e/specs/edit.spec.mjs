@@ -1,8 +1,9 @@
 import { ID, open, setField, waitIteration, iterationSeconds, within, numberIn, pickExample, showView, showInputs } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'editing inputs updates the result; bad values keep the last good result; switching views while charts draw leaves no error and no chart half drawn';
+const name = 'editing inputs updates the result; bad values keep the last good result; switching views while charts draw leaves no error and no chart half drawn';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // 10 GbE: Zeng Table 7, VGG-16 bs 32, 2.94 s.
@@ -79,4 +80,4 @@ export async function run(ctx) {
   for (let i = 0; i < 150 && !settled(await state()); i++) await churn.waitForTimeout(100);
   const left = await state();
   assert(settled(left), `charts on the first screen, drawn and not busy: ${JSON.stringify(left)}`);
-}
+});

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { ID, open, iterationSeconds, waitIteration, within, showView } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'scenario JSON export/import, results CSV and chart SVG downloads';
+const name = 'scenario JSON export/import, results CSV and chart SVG downloads';
 
 async function download(page, testid) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(ID(testid)).click()]);
@@ -13,7 +14,7 @@ async function importJson(page, name, text) {
   await page.locator(ID('import-json')).setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   const t = await iterationSeconds(page);
@@ -68,4 +69,4 @@ export async function run(ctx) {
   await importJson(page, 'future.json', JSON.stringify(doc));
   await page.waitForFunction(() => /future\.json: .*newer ddnn-planner/.test(document.querySelector('[data-testid="scenario-error"]')?.textContent || ''));
   assert.equal(await iterationSeconds(page), t10);
-}
+});

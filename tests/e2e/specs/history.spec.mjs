@@ -1,8 +1,9 @@
 import { ID, open, pickExample, setField, waitIteration, within } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), Back/Forward over the same steps, the examples menu, the last scenario offered back on the next visit';
+const name = 'work is never lost: undo/redo (typing is one step, an example pick can be undone), Back/Forward over the same steps, the examples menu, the last scenario offered back on the next visit';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   assert(await page.locator(ID('undo')).isDisabled(), 'nothing to undo at the start');
@@ -62,4 +63,4 @@ export async function run(ctx) {
   await waitIteration(nav, (t) => within(t, t5, 1e-9), 'Back after the view change: 5 Gb/s');
   await nav.goForward();
   await waitIteration(nav, (t) => within(t, t2, 1e-9), 'Forward: 2 Gb/s again');
-}
+});

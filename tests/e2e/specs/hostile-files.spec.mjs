@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ID, open, iterationSeconds } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'hostile files and links: 50 MB and 200 MB scenario files are refused by size within a second; JSON nested 100,000 deep is refused, not overflowed; a 1 MB link gets one sentence; the scenario and its result stay throughout';
+const name = 'hostile files and links: 50 MB and 200 MB scenario files are refused by size within a second; JSON nested 100,000 deep is refused, not overflowed; a 1 MB link gets one sentence; the scenario and its result stay throughout';
 
 const banner = (page) => page.locator(ID('scenario-error')).textContent();
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   const t10 = await iterationSeconds(page);
@@ -46,4 +47,4 @@ export async function run(ctx) {
   const msg = await other.locator(ID('scenario-error')).textContent();
   assert(msg.length < 300 && /^The link/.test(msg), `one sentence: ${msg.slice(0, 400)}`);
   assert(Number.isFinite(await iterationSeconds(other)), 'the example is shown');
-}
+});

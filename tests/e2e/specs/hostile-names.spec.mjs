@@ -3,8 +3,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { ID, open, showView, drawAllCharts } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'hostile names: markup in a title, device and group names is shown literally on the page, in plotly labels, hover text, a chart\'s table and the exported SVG, never run; a name that starts like a formula is neutralised in the results CSV';
+const name = 'hostile names: markup in a title, device and group names is shown literally on the page, in plotly labels, hover text, a chart\'s table and the exported SVG, never run; a name that starts like a formula is neutralised in the results CSV';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'public', 'examples');
 
@@ -18,7 +19,7 @@ async function download(page, testid) {
   return fs.readFileSync(await dl.path(), 'utf8');
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const doc = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'vgg16-hetero-1gbe.json'), 'utf8'));
   const rename = { 'Quadro RTX 4000': QUADRO, 'GeForce GTX 1060 6GB': GTX };
@@ -81,4 +82,4 @@ export async function run(ctx) {
   const csv = await download(page, 'export-csv');
   assert(csv.includes("'=HYPERLINK("), 'the formula-like name is neutralised');
   assert(!/(^|,|")=HYPERLINK/m.test(csv.replaceAll("'=HYPERLINK", '')), 'no cell starts with =HYPERLINK');
-}
+});

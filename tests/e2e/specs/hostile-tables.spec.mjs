@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ID, open, showInputs, pickExample, setField } from '../planner.mjs';
 import { longestTaskSince } from '../hostile.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'long tables and huge numbers: a 10⁶-row layer table is refused by size within a second; 4.9 MB uploads (156,597-row layer table, 263,742-point loss curve, 192,718 Stash runs, 86,160 catalog entries) are read in an import worker — no main-thread task over 50 ms; past a count limit refused in one sentence at the upload; the loss curve thinned to 10,000 points and fitted; 1e308 and NaN typed into fields are refused there with their range; the scenario stays';
+const name = 'long tables and huge numbers: a 10⁶-row layer table is refused by size within a second; 4.9 MB uploads (156,597-row layer table, 263,742-point loss curve, 192,718 Stash runs, 86,160 catalog entries) are read in an import worker — no main-thread task over 50 ms; past a count limit refused in one sentence at the upload; the loss curve thinned to 10,000 points and fitted; 1e308 and NaN typed into fields are refused there with their range; the scenario stays';
 
 // [upload, input tab, example (-1: the landing one), file, header, row i,
 //  what the page says]
@@ -40,7 +41,7 @@ async function settledAddress(page) {
   return last;
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ddnn-tables-'));
@@ -113,4 +114,4 @@ export async function run(ctx) {
   }
   await setField(page, 'bandwidth-gbps', original);
   assert.equal(await settledAddress(page), before, 'back to the scenario as it was');
-}
+});

@@ -14,8 +14,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../server.mjs';
 import { ID } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'js package: a docs page draws a live figure next to the embed view';
+const name = 'js package: a docs page draws a live figure next to the embed view';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..', '..');
@@ -42,7 +43,7 @@ async function assembleSite() {
   await fsp.cp(DIST, path.join(SITE, 'planner'), { recursive: true });
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   await assembleSite();
   const server = await startServer(SITE, '/', { host: '127.0.0.1', port: 0 });
@@ -86,4 +87,4 @@ export async function run(ctx) {
     server.closeAllConnections?.();
     await closed;
   }
-}
+});

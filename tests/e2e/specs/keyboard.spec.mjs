@@ -1,6 +1,7 @@
 import { ID, open, waitIteration, iterationSeconds } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'keyboard alone: Tab reaches the examples menu, an example, the results views, the input tabs and a field; Enter and typing do the rest';
+const name = 'keyboard alone: Tab reaches the examples menu, an example, the results views, the input tabs and a field; Enter and typing do the rest';
 
 // Presses Tab until the element `selector` matches has the focus: it must
 // be reachable from the keyboard, in the page's own order.
@@ -14,7 +15,7 @@ async function tabTo(page, selector, most = 250) {
 
 const selected = (page, testid) => page.locator(ID(testid)).getAttribute('aria-selected');
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   await page.evaluate(() => document.activeElement?.blur());
@@ -51,4 +52,4 @@ export async function run(ctx) {
     return s.outlineStyle !== 'none' || s.boxShadow !== 'none';
   });
   assert(ring, 'the focused field shows its focus');
-}
+});

@@ -1,10 +1,11 @@
 import { INPUT_TABS, ID, open, pickExample, setField, showInputs, showView, numberIn, chartDrawn, drawAllCharts, underModeBar } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first, no sideways scroll and chart titles that fit; the title follows the inputs; dark theme';
+const name = 'layout: the overview shows timeline beside cost curves on one screen; views are in the address; phones get results first, no sideways scroll and chart titles that fit; the title follows the inputs; dark theme';
 
 const box = (page, id) => page.locator(ID(id)).first().boundingBox();
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert, log } = ctx;
   const page = await open(ctx);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -126,4 +127,4 @@ export async function run(ctx) {
   const [r, g, b] = bg.match(/\d+/g).map(Number);
   assert(r + g + b < 150, `dark background (${bg})`);
   log(`dark theme background ${bg}`);
-}
+});

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { ID, open, setField, showView, showInputs } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'Li et al.: a 240 kB profile leaves the link, which names it by content hash; reopened in this browser it is put back, elsewhere the tab asks for the file and recognises it';
+const name = 'Li et al.: a 240 kB profile leaves the link, which names it by content hash; reopened in this browser it is put back, elsewhere the tab asks for the file and recognises it';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 const PROFILE = path.resolve('public/examples/inception-v3.profile.json');
@@ -14,7 +15,7 @@ async function upload(page) {
   await page.locator(ID('li-note')).waitFor();
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   await showInputs(page, 'models');
@@ -55,4 +56,4 @@ export async function run(ctx) {
   await showView(other, 'li');
   await other.waitForFunction((h) => document.querySelector('[data-testid="li-headline"]')?.textContent === h, head, { timeout: 60_000 });
   await other.close();
-}
+});

@@ -4,8 +4,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { ID, open, showView, showInputs, setField, numberIn, addTraceRule } from '../planner.mjs';
 import { writeCounterTrace, longestTaskSince } from '../hostile.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
+const name = 'Li et al.: a gzipped PyTorch-shaped Chrome trace becomes a profile with the PS transfers from the layer table, the page says what it merged and skipped; a mapping rule changes it; a broken trace is refused at the upload; an 80 MB trace is read off the page';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
@@ -36,7 +37,7 @@ function bigTrace(file) {
   return writeCounterTrace(file, 80, head);
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   await showInputs(page, 'models');
@@ -115,4 +116,4 @@ export async function run(ctx) {
   } finally {
     fs.rmSync(big, { force: true });
   }
-}
+});

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { ID, open, pickExample, setField, showView, showInputs, chartDrawn, drawAllCharts, numberIn, underModeBar } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread, Cynthia\'s estimate and Lin et al.\'s queueing estimate saturating early, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
+const name = 'Li et al.: the example runs off the page → throughput curve at the link bound with its seed spread, Cynthia\'s estimate and Lin et al.\'s queueing estimate saturating early, a synthetic timeline; a cyclic profile upload is named op by op; flow control off re-simulates; a shared link reproduces';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // Without a profile, the tab says what it needs.
@@ -161,4 +162,4 @@ export async function run(ctx) {
   await again.locator(ID('li-throughput-max')).waitFor({ timeout: 60_000 });
   await again.waitForFunction((h) => document.querySelector('[data-testid="li-headline"]')?.textContent === h, head, { timeout: 60_000 });
   await again.close();
-}
+});

@@ -1,8 +1,9 @@
 import { ID, open, iterationSeconds, chartDrawn, chartPoints, chartText, within, drawAllCharts, showView, showInputs } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'example renders real numbers, a timeline and charts';
+const name = 'example renders real numbers, a timeline and charts';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE, bs 32: Zeng Table 6 says 26.85 s.
@@ -46,4 +47,4 @@ export async function run(ctx) {
   }
   assert((await chartText(page, 'zeng-chart-bandwidth')).includes('PS link bandwidth [Gb/s]'));
   await ctx.screenshot(page, 'main');
-}
+});

@@ -1,12 +1,13 @@
 import { ID, open, pickExample, setField, waitIteration, within, showView } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'offline and installable: after one visit the page loads, computes (in its worker) and shares with the network off; the manifest names 192 and 512 px icons';
+const name = 'offline and installable: after one visit the page loads, computes (in its worker) and shares with the network off; the manifest names 192 and 512 px icons';
 
 // This spec's own browser profile lets the page's service worker run (the
 // others block it, so each starts uncached).
-export const contextOptions = { serviceWorkers: 'allow' };
+test.use({ serviceWorkers: 'allow' });
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // Installable: a manifest with its icons, all served.
@@ -52,4 +53,4 @@ export async function run(ctx) {
   } finally {
     await page.context().setOffline(false);
   }
-}
+});

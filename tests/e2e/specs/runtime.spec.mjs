@@ -1,7 +1,8 @@
 import { ID, open, pickExample, setField, waitIteration, within, showView, showInputs } from '../planner.mjs';
 import { bigCatalog, dropFile, hugeCluster, stageFile } from '../hostile.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'models run in a worker: a 1,000-type catalog and a 4,000-group cluster compute off the page; progress, cancel, stale marks, paged lists';
+const name = 'models run in a worker: a 1,000-type catalog and a 4,000-group cluster compute off the page; progress, cancel, stale marks, paged lists';
 
 // Staged before the page loads and dropped on the input (not setInputFiles,
 // whose in-page decoding would count as the page's long task).
@@ -14,7 +15,7 @@ async function importJson(page, name) {
   await dropFile(page, 'import-json', name, name);
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert, log } = ctx;
   const page = await open(ctx, '', {}, stage);
 
@@ -72,4 +73,4 @@ export async function run(ctx) {
   await pickExample(page, 0);
   const back = await waitIteration(page, (x) => within(x, 26.8437, 0.0005), 'the example again');
   assert(within(back, 26.8437, 0.0005), `example after the big ones: ${back}`);
-}
+});

@@ -1,8 +1,9 @@
 import { ID, open, setField, waitIteration, iterationSeconds, chartDrawn, drawAllCharts, showInputs } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'a shared link reproduces the result; the embed view renders';
+const name = 'a shared link reproduces the result; the embed view renders';
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   await setField(page, 'bandwidth-gbps', '2.5');
@@ -48,4 +49,4 @@ export async function run(ctx) {
   const back = await card.locator(ID('card-open')).getAttribute('href');
   assert(!back.includes('embed') && back.includes('#s1.'), `link back to the full view: ${back}`);
   await ctx.screenshot(card, 'embed-card');
-}
+});

@@ -1,10 +1,11 @@
 import { ID, open, setField, showView, showInputs, drawAllCharts } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'spotDNN: preset → plan → frontier chart; the plan as the cluster; a revocation replan; a shared link reproduces both; a B_req unit slip is named; loss traces fitted and the fit typed in by its action';
+const name = 'spotDNN: preset → plan → frontier chart; the plan as the cluster; a revocation replan; a shared link reproduces both; a B_req unit slip is named; loss traces fitted and the fit typed in by its action';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
   // Without its inputs the spotDNN tab says what it needs.
@@ -97,4 +98,4 @@ export async function run(ctx) {
   await box.fill('2× g3.8xlarge, x, 1');
   await box.blur();
   assert.match(await text(page, 'spotdnn-fit-loss-error'), /line 1/);
-}
+});

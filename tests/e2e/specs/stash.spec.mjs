@@ -1,6 +1,7 @@
 import { ID, open, setField, showView, showInputs, drawAllCharts, numberIn } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'Stash: example runs → stalls as stacked bars, comm charts and the ranking; an uploaded run that contradicts the method is named; a malformed upload keeps the runs; today\'s GPU clouds ranked at BF16; a shared link reproduces';
+const name = 'Stash: example runs → stalls as stacked bars, comm charts and the ranking; an uploaded run that contradicts the method is named; a malformed upload keeps the runs; today\'s GPU clouds ranked at BF16; a shared link reproduces';
 
 const text = (page, id) => page.locator(ID(id)).first().textContent();
 
@@ -10,7 +11,7 @@ async function openTable(page, title) {
   if (!(await d.evaluate((e) => e.open))) await d.locator('summary').click();
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
 
@@ -105,4 +106,4 @@ export async function run(ctx) {
   await card.waitForFunction(() => /500\.0%/.test(document.querySelector('[data-testid="embed-card"]')?.textContent || ''));
   assert.equal(await card.evaluate(() => document.documentElement.scrollWidth), 640, 'the card fits a 640 px column');
   await card.close();
-}
+});

@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer } from '../server.mjs';
 import { ID, iterationSeconds } from '../planner.mjs';
+import { DIST, test } from '../fixtures.mjs';
 
-export const name = 'offline updates safely: a new build deployed while a tab is open waits (the open tab keeps its build and cache), takes over once the old tabs close, drops the old cache, and then works offline';
+const name = 'offline updates safely: a new build deployed while a tab is open waits (the open tab keeps its build and cache), takes over once the old tabs close, drops the old cache, and then works offline';
 
 // Its own browser profile, with service workers allowed (offline.spec).
-export const contextOptions = { serviceWorkers: 'allow' };
+test.use({ serviceWorkers: 'allow' });
 
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist');
 
 // Polls `f` in the page until it is true (waitForFunction does not wait
 // for a promise's value).
@@ -33,7 +32,7 @@ const swState = (page) => page.evaluate(async () => {
   };
 });
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   // Build A, a copy of dist/ served from its own directory (its own origin).
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'ddnn-sw-'));
@@ -112,4 +111,4 @@ export async function run(ctx) {
     server.close();
     fs.rmSync(site, { recursive: true, force: true });
   }
-}
+});

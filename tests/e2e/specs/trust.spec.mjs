@@ -1,6 +1,7 @@
 import { ID, eachInputSection, open, pickExample, setField, showInputs, showView, waitIteration, iterationSeconds } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'trust (issue 11): headline figures on the first screen, no clipped field, the title follows the scenario into the embed view and file names, no workers clears the results, a corrupt link stays with one short sentence, named cluster controls, a new group copies the last device';
+const name = 'trust (issue 11): headline figures on the first screen, no clipped field, the title follows the scenario into the embed view and file names, no workers clears the results, a corrupt link stays with one short sentence, named cluster controls, a new group copies the last device';
 
 // Model views with a result in the shipped examples, and the example that
 // gives it (toolbar.rs EXAMPLES; -1: the landing page, the VGG-16 example).
@@ -32,7 +33,7 @@ async function scenarioFragment(page) {
   return page.evaluate(() => location.hash.slice(1).split('&')[0]);
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert, log } = ctx;
   // Every check runs, even after one fails: a product bug in one must not
   // hide the others. The spec fails at the end with every failure listed.
@@ -267,4 +268,4 @@ export async function run(ctx) {
   });
 
   assert.equal(failures.length, 0, `${failures.length} check(s) failed:\n  ${failures.join('\n  ')}`);
-}
+});

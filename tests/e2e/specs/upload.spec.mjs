@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ID, open, chartText, numberIn, waitIteration, showInputs, showView } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'layer-table and Paleo uploads work; bad files are refused at the import';
+const name = 'layer-table and Paleo uploads work; bad files are refused at the import';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/examples');
 
@@ -13,7 +14,7 @@ async function upload(page, name, buffer, mimeType = 'text/plain') {
   await page.locator(ID('layer-upload')).setInputFiles({ name, mimeType, buffer });
 }
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
   const page = await open(ctx);
 
@@ -77,4 +78,4 @@ export async function run(ctx) {
   await page.locator(ID('zeng-chart-timeline')).scrollIntoViewIfNeeded();
   await page.waitForFunction(() => (document.querySelector('[data-testid="zeng-chart-timeline"]')?.textContent || '').includes('<b>x</b> #1'));
   assert((await chartText(page, 'zeng-chart-timeline')).includes('<b>x</b> #2'));
-}
+});

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ID, open, iterationSeconds, within } from '../planner.mjs';
 import { dropFile, stageFile } from '../hostile.mjs';
+import { test } from '../fixtures.mjs';
 
-export const name = 'version-1 links open unchanged; a newer link is named and kept; an oversize scenario gets no link';
+const name = 'version-1 links open unchanged; a newer link is named and kept; an oversize scenario gets no link';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'v1');
 
-export async function run(ctx) {
+test(name, async ({ ctx }) => {
   const { assert } = ctx;
 
   // A link written by the version-1 page (tests/fixtures/v1): same numbers.
@@ -45,4 +46,4 @@ export async function run(ctx) {
   await page.locator(ID('share')).click();
   await page.waitForFunction(() => /no link: .*Export scenario JSON/.test(document.body.textContent));
   assert.equal(await page.locator(ID('share-url')).count(), 0, 'no link offered');
-}
+});
