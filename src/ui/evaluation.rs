@@ -1,10 +1,13 @@
 //! The page's side of the evaluation runtime (`crate::worker`): one Web
 //! Worker running the page's own wasm, fed the newest scenario.
 //!
-//! - The worker is a module worker (`worker.js`) that imports the page's
-//!   own wasm-bindgen module and wasm file, read from the page's preload
-//!   links, so it costs no second download. The app's `main` sees it is in
-//!   a worker and serves requests instead of mounting the page.
+//! - The worker is a module worker (`worker.js`, `module_worker`) that
+//!   imports the page's own wasm-bindgen glue and is posted the page's
+//!   compiled wasm module, so it neither downloads nor compiles the wasm
+//!   again; the first one is started by `index.html` while the page's wasm
+//!   downloads. The app's `main` sees it is in a worker and serves
+//!   requests instead of mounting the page. A request may be posted before
+//!   the worker says it is ready (`worker.js` holds it until then).
 //! - Edits coalesce: while a request runs, only the newest edit waits. A
 //!   request that has run longer than `REPLACE_AFTER_MS` when a newer edit
 //!   arrives is cancelled by terminating the worker and starting another.
@@ -258,7 +261,10 @@ impl Runtime {
             }
             return;
         }
-        if !inner.ready {
+        // A worker still starting takes the request too: `worker.js` keeps
+        // it until the worker's `main` listens, so the first numbers are
+        // computed as soon as the worker is up, not a round trip later.
+        if inner.worker.is_none() {
             return;
         }
         let Some((id, json)) = inner.queued.take() else {

@@ -1,5 +1,16 @@
 //! Our own binding to the page's plotly.js: it takes an element, not a div
 //! id, and never panics (plotly.rs's bindings `expect` on rejection).
+//!
+//! plotly.js is not loaded with the page: the first numbers never wait for
+//! its 370 KB (gzip) or its start-up. [`ready`] loads it once, when the
+//! first chart is to be drawn (after the first numbers are on screen) or
+//! when the page has been started for a while without one ([`warm_up`]),
+//! and checks the drawing slices against it (`plotly_slices::check`).
+//! The file is named by its content hash after the build
+//! (`.ci/postbuild.mjs`), which writes that name into
+//! `<meta name="ddnn-plotly">`.
+
+use std::cell::RefCell;
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -7,11 +18,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 pub use super::plotly_slices::Slicer;
+use super::task_queue::Queue;
 
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = Plotly, js_name = react, catch)]
-    fn plotly_react(
+    pub(super) fn plotly_react(
         el: &web_sys::HtmlElement,
         data: &JsValue,
         layout: &JsValue,
@@ -22,6 +34,117 @@ extern "C" {
     /// `figure`: a `{ data, layout }` object (or a drawn chart's element).
     #[wasm_bindgen(js_namespace = Plotly, js_name = downloadImage, catch)]
     fn plotly_download_image(figure: &JsValue, opts: &JsValue) -> Result<js_sys::Promise, JsValue>;
+}
+
+thread_local! {
+    /// Settles once plotly.js is loaded and checked (`None`: not asked
+    /// for yet, or the last try failed and the next asks again).
+    static READY: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
+    /// Resolves once plotly.js has been asked for ([`warm_up`] waits).
+    static WANTED: RefCell<Option<(js_sys::Promise, js_sys::Function)>> = const { RefCell::new(None) };
+}
+
+/// Without a chart to draw, plotly.js is loaded this long after the page
+/// has started, once the page is idle [ms].
+const LOAD_ANYWAY_MS: i32 = 2_000;
+
+fn wanted() -> (js_sys::Promise, js_sys::Function) {
+    WANTED.with(|w| {
+        w.borrow_mut()
+            .get_or_insert_with(|| {
+                let mut resolve = None;
+                let p = js_sys::Promise::new(&mut |r, _| resolve = Some(r));
+                (
+                    p,
+                    resolve.unwrap_or_else(|| js_sys::Function::new_no_args("")),
+                )
+            })
+            .clone()
+    })
+}
+
+/// Loads plotly.js and checks the drawing slices against it, once: every
+/// drawing awaits this first.
+pub async fn ready() -> Result<(), String> {
+    let _ = wanted().1.call0(&JsValue::NULL);
+    let ready = READY.with(|r| {
+        r.borrow_mut()
+            .get_or_insert_with(|| {
+                wasm_bindgen_futures::future_to_promise(async {
+                    load().await.map_err(|e| JsValue::from_str(&e))?;
+                    super::plotly_slices::check().await;
+                    Ok(JsValue::UNDEFINED)
+                })
+            })
+            .clone()
+    });
+    let result = JsFuture::from(ready)
+        .await
+        .map(|_| ())
+        .map_err(|e| describe(&e));
+    if result.is_err() {
+        // Asked for again by the next drawing (the network may be back).
+        READY.with(|r| r.borrow_mut().take());
+    }
+    result
+}
+
+fn plotly_loaded(window: &web_sys::Window) -> bool {
+    js_sys::Reflect::get(window, &"Plotly".into()).is_ok_and(|p| p.is_object())
+}
+
+/// Adds plotly.js's script to the page and waits for it to run.
+async fn load() -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    if plotly_loaded(&window) {
+        return Ok(());
+    }
+    let doc = window.document().ok_or("no document")?;
+    let meta = doc
+        .query_selector("meta[name=ddnn-plotly]")
+        .ok()
+        .flatten()
+        .ok_or("plotly.js is not part of this build (no <meta name=ddnn-plotly>)")?;
+    let src = meta.get_attribute("content").unwrap_or_default();
+    let script = doc
+        .create_element("script")
+        .map_err(|_| "cannot add plotly.js's script")?;
+    let _ = script.set_attribute("src", &src);
+    if let Some(integrity) = meta.get_attribute("data-integrity") {
+        let _ = script.set_attribute("integrity", &integrity);
+    }
+    let loaded = js_sys::Promise::new(&mut |resolve, reject| {
+        let _ = js_sys::Reflect::set(&script, &"onload".into(), &resolve);
+        let _ = js_sys::Reflect::set(&script, &"onerror".into(), &reject);
+    });
+    let parent = doc
+        .query_selector("head")
+        .ok()
+        .flatten()
+        .ok_or("no <head>")?;
+    parent
+        .append_child(&script)
+        .map_err(|_| "cannot add plotly.js's script")?;
+    let outcome = JsFuture::from(loaded).await;
+    if outcome.is_err() || !plotly_loaded(&window) {
+        script.remove();
+        return Err(format!("plotly.js ({src}) did not load"));
+    }
+    // The first drawing in a task of its own, not in the one that ran the
+    // script (plotly's first, synchronous set-up is long on a slow CPU).
+    next_task().await;
+    Ok(())
+}
+
+/// Resolves in a new task (`setTimeout`).
+async fn next_task() {
+    let later = js_sys::Promise::new(&mut |resolve, _| {
+        let timer = web_sys::window().map(|w| w.set_timeout_with_callback(&resolve));
+        if !matches!(timer, Some(Ok(_))) {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = JsFuture::from(later).await;
 }
 
 /// A chart's height [px] when its figure does not say.
@@ -49,11 +172,6 @@ pub async fn react(
     slicer: Option<&Slicer>,
     whole: bool,
 ) -> Result<(), String> {
-    // Not `responsive`: the chart component redraws on a resize itself.
-    let config = serde_json::json!({
-        "displaylogo": false,
-        "modeBarButtonsToRemove": ["sendDataToCloud", "editInChartStudio"],
-    });
     let mut layout = figure["layout"].clone();
     on_page(&mut layout, &figure["data"], f64::from(el.client_width()));
     // The box is sized from the figure (`chart.rs`); at this width the
@@ -66,9 +184,11 @@ pub async fn react(
     if dark_theme() {
         dark(&mut layout);
     }
-    let (data, layout, config) = (js(&figure["data"]), js(&layout), js(&config));
+    let (data, layout, config) = (js(&figure["data"]), js(&layout), config());
+    ready().await?;
     if let Some(s) = slicer {
-        s.whole(whole);
+        // In one piece if asked, or if plotly.js failed the slices' check.
+        s.whole(whole || !super::plotly_slices::verified());
         s.start();
     }
     let drawing = plotly_react(el, &data, &layout, &config);
@@ -81,6 +201,15 @@ pub async fn react(
         Err(e) => Err(e),
     }
     .map_err(|e| describe(&e))
+}
+
+/// The page's plotly configuration. Not `responsive`: the chart component
+/// redraws on a resize itself.
+const CONFIG: &str =
+    r#"{"displaylogo":false,"modeBarButtonsToRemove":["sendDataToCloud","editInChartStudio"]}"#;
+
+fn config() -> JsValue {
+    js_sys::JSON::parse(CONFIG).unwrap_or(JsValue::NULL)
 }
 
 /// The layout as the page draws it: the title is the chart's HTML caption
@@ -218,11 +347,54 @@ fn dark(layout: &mut Value) {
     }
 }
 
-/// Draws small charts of the kinds the reports use off screen, twice
-/// each, then removes them: plotly's one-time set-up and its first, slow
-/// passes happen while the page starts, not inside the first real chart
-/// drawn after an edit.
+/// The warm-up's figures (`data`, `layout`): a timeline and curves on a
+/// log axis.
+const WARM_UP: [(&str, &str); 2] = [
+    (
+        r#"[{"type":"bar","orientation":"h","y":["w1","w2","w1"],"x":[1,2,1],"base":[0,1,2],"name":"a","textposition":"none","hovertext":["x","y","z"],"hoverinfo":"text"},
+            {"type":"bar","orientation":"h","y":["w2"],"x":[1],"base":[3],"name":"b","textposition":"none"}]"#,
+        r#"{"height":240,"barmode":"overlay","margin":{"l":80,"r":16},"xaxis":{"title":{"text":"t [s]"}},
+            "yaxis":{"type":"category","autorange":"reversed"},
+            "shapes":[{"type":"line","xref":"x","yref":"paper","x0":2,"x1":2,"y0":0,"y1":1}],
+            "annotations":[{"x":2,"xref":"x","y":1,"yref":"paper","text":"T","showarrow":false}]}"#,
+    ),
+    (
+        r#"[{"type":"scatter","mode":"lines+markers","x":[0.1,1,10,100],"y":[4,3,2,1],"name":"a","marker":{"size":7}},
+            {"type":"scatter","mode":"markers","x":[1,10],"y":[2,3],"name":"b","marker":{"symbol":["circle","circle-open"]}}]"#,
+        r#"{"height":240,"margin":{"l":60,"r":16},"xaxis":{"type":"log","title":{"text":"b [Gb/s]"}},"yaxis":{"title":{"text":"y [s]"}},
+            "shapes":[{"type":"line","xref":"paper","yref":"y","x0":0,"x1":1,"y0":2,"y1":2}]}"#,
+    ),
+];
+
+/// Waits until plotly.js is asked for (the first chart to draw), or the
+/// page has been started for `LOAD_ANYWAY_MS` and is idle; then loads it
+/// ([`ready`]) and draws small charts of the kinds the reports use off
+/// screen, twice each, then removes them: plotly's one-time set-up and its
+/// first, slow passes happen while the page starts, not inside the first
+/// chart drawn after an edit. Each drawing is sliced and waits its turn
+/// among the page's own (`Queue::Draws`).
 pub async fn warm_up() {
+    let (asked, _) = wanted();
+    let anyway = js_sys::Promise::new(&mut |resolve, _| {
+        let Some(w) = web_sys::window() else {
+            let _ = resolve.call0(&JsValue::NULL);
+            return;
+        };
+        let when_idle = Closure::once_into_js(move || {
+            let idle = web_sys::window().is_some_and(|w| w.request_idle_callback(&resolve).is_ok());
+            if !idle {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+            when_idle.unchecked_ref(),
+            LOAD_ANYWAY_MS,
+        );
+    });
+    let _ = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&asked, &anyway))).await;
+    if ready().await.is_err() {
+        return;
+    }
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -234,52 +406,79 @@ pub async fn warm_up() {
     };
     let _ = el.set_attribute(
         "style",
-        "position:absolute;left:-10000px;top:0;width:480px;height:320px",
+        "position:absolute;left:-10000px;top:0;width:480px;height:320px;visibility:hidden",
     );
-    let _ = el.set_attribute("aria-hidden", "true");
+    // Out of reach of the keyboard and assistive technology while it is
+    // drawn (plotly's mode bar has buttons): hidden, and inert.
+    let _ = el.set_attribute("inert", "");
     if body.append_child(&el).is_err() {
         return;
     }
+    let slicer = Slicer::install(&el).map(std::rc::Rc::new);
     // The shapes the reports draw: a timeline (horizontal bars on a
     // reversed category axis) and curves on a log axis with markers, each
-    // twice so the second pass also warms plotly's update path.
-    let figures = [
-        (
-            serde_json::json!([
-                { "type": "bar", "orientation": "h", "y": ["w1", "w2", "w1"], "x": [1, 2, 1], "base": [0, 1, 2], "name": "a", "textposition": "none", "hovertext": ["x", "y", "z"], "hoverinfo": "text" },
-                { "type": "bar", "orientation": "h", "y": ["w2"], "x": [1], "base": [3], "name": "b", "textposition": "none" },
-            ]),
-            serde_json::json!({
-                "title": { "text": "warm-up" }, "height": 240, "width": 480, "barmode": "overlay",
-                "xaxis": { "title": { "text": "t [s]" } },
-                "yaxis": { "type": "category", "autorange": "reversed" },
-                "shapes": [{ "type": "line", "xref": "x", "yref": "paper", "x0": 2, "x1": 2, "y0": 0, "y1": 1 }],
-                "annotations": [{ "x": 2, "xref": "x", "y": 1, "yref": "paper", "text": "T", "showarrow": false }],
-            }),
-        ),
-        (
-            serde_json::json!([
-                { "type": "scatter", "mode": "lines+markers", "x": [0.1, 1, 10, 100], "y": [4, 3, 2, 1], "name": "a", "marker": { "size": 7 } },
-                { "type": "scatter", "mode": "markers", "x": [1, 10], "y": [2, 3], "name": "b", "marker": { "symbol": ["circle", "circle-open"] } },
-            ]),
-            serde_json::json!({
-                "title": { "text": "warm-up" }, "height": 240, "width": 480,
-                "xaxis": { "type": "log", "title": { "text": "b [Gb/s]" } }, "yaxis": { "title": { "text": "y [s]" } },
-                "shapes": [{ "type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 2, "y1": 2 }],
-            }),
-        ),
-    ];
-    let config = js(&serde_json::json!({ "responsive": true, "displaylogo": false }));
-    for (data, layout) in &figures {
+    // twice so the second pass also warms plotly's update path; laid out
+    // as the page lays out its charts (`on_page`).
+    for (data, layout) in WARM_UP {
+        let (Ok(data), Ok(mut layout)) = (
+            serde_json::from_str::<Value>(data),
+            serde_json::from_str::<Value>(layout),
+        ) else {
+            continue;
+        };
+        on_page(&mut layout, &data, 480.0);
         for _ in 0..2 {
-            if let Ok(p) = plotly_react(&el, &js(data), &js(layout), &config) {
+            draw_queued(&el, slicer.clone(), &data, &layout).await;
+        }
+        draw_queued_purge(&el).await;
+    }
+    drop(slicer);
+    el.remove();
+}
+
+/// One warm-up drawing as a job of the page's drawing queue, sliced.
+async fn draw_queued(
+    el: &web_sys::HtmlElement,
+    slicer: Option<std::rc::Rc<Slicer>>,
+    data: &Value,
+    layout: &Value,
+) {
+    let (data, layout, el) = (js(data), js(layout), el.clone());
+    let config = config();
+    let mut finish = None;
+    let finished = js_sys::Promise::new(&mut |resolve, _| finish = Some(resolve));
+    let Some(finish) = finish else {
+        return;
+    };
+    Queue::Draws.push(Box::new(move || {
+        Some(Box::pin(async move {
+            if let Some(s) = &slicer {
+                s.whole(!super::plotly_slices::verified());
+                s.start();
+            }
+            if let Ok(p) = plotly_react(&el, &data, &layout, &config) {
                 let _ = JsFuture::from(p).await;
             }
-        }
+            let _ = finish.call0(&JsValue::NULL);
+        }))
+    }));
+    let _ = JsFuture::from(finished).await;
+}
+
+/// Purges the warm-up chart in its turn of the drawing queue.
+async fn draw_queued_purge(el: &web_sys::HtmlElement) {
+    let el = el.clone();
+    let mut finish = None;
+    let finished = js_sys::Promise::new(&mut |resolve, _| finish = Some(resolve));
+    let Some(finish) = finish else {
+        return;
+    };
+    Queue::Draws.push(Box::new(move || {
         let _ = plotly_purge(&el);
-    }
-    let _ = plotly_purge(&el);
-    el.remove();
+        let _ = finish.call0(&JsValue::NULL);
+        None
+    }));
+    let _ = JsFuture::from(finished).await;
 }
 
 pub fn purge(el: &web_sys::HtmlElement) {
@@ -302,6 +501,7 @@ pub async fn download(figure: &Value, format: &str, filename: &str) -> Result<()
         dark(&mut layout);
     }
     let fig = js(&serde_json::json!({ "data": figure["data"], "layout": layout }));
+    ready().await?;
     let p = plotly_download_image(&fig, &opts).map_err(|e| describe(&e))?;
     JsFuture::from(p)
         .await

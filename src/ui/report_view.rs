@@ -25,7 +25,9 @@ pub fn AllResults(
         .slots()
         .into_iter()
         .map(|entry| {
-            let shown = move || !hide_missing || !entry.is_missing();
+            // In the embed, a model appears once its outcome says it
+            // applies, so a card never flashes a panel it then removes.
+            let shown = move || !hide_missing || entry.applies();
             view! { <Show when=shown><ModelResults entry=entry /></Show> }
         })
         .collect_view();

@@ -125,6 +125,15 @@ impl ModelSlot {
         self.outcome
             .with(|o| matches!(o, Some(Err(u)) if u.is_missing()))
     }
+
+    /// The outcome is known and is not "the scenario lacks this model's
+    /// inputs".
+    pub fn applies(&self) -> bool {
+        self.outcome.with(|o| {
+            o.as_ref()
+                .is_some_and(|o| !matches!(o, Err(u) if u.is_missing()))
+        })
+    }
 }
 
 /// What the runtime is computing, for the progress line.
@@ -190,11 +199,20 @@ impl AppState {
             None => (Scenario::example(), None, false),
             Some(frag) => match open_link(&frag) {
                 Ok(l) => (l.scenario, upgrade_banner(&l.notes), false),
-                Err(e) => (
-                    Scenario::example(),
-                    Some(format!("{}. Showing the built-in example; the address bar keeps the link until you edit.", link_problem(&e))),
-                    true,
-                ),
+                // The last good scenario stays: this browser's last one,
+                // else the example.
+                Err(e) => match saved_scenario() {
+                    Some(saved) => (
+                        saved,
+                        Some(format!("{}. Showing your last scenario in this browser; the address bar keeps the link until you edit.", link_problem(&e))),
+                        true,
+                    ),
+                    None => (
+                        Scenario::example(),
+                        Some(format!("{}. Showing the built-in example; the address bar keeps the link until you edit.", link_problem(&e))),
+                        true,
+                    ),
+                },
             },
         };
         let scenario = RwSignal::new(initial);
@@ -644,6 +662,12 @@ impl AppState {
         self.banner.set(None);
         self.scenario.set(s);
     }
+}
+
+/// The scenario saved at the last visit, if it opens.
+fn saved_scenario() -> Option<Scenario> {
+    let frag = local_storage()?.get_item(SAVED_KEY).ok().flatten()?;
+    open_link(&frag).ok().map(|l| l.scenario)
 }
 
 /// Local storage key of the newest scenario fragment.

@@ -174,6 +174,40 @@ const runs = browser ? browser.runs : 0;
   const m = browserMeasure('load', what);
   if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`);
 }
+// First visits from a gzip host (tests/e2e/bench.mjs, coldload).
+{
+  const m0 = measures.coldload && !measures.coldload.error ? measures.coldload : null;
+  const n = m0 ? Object.values(m0)[0]?.samples?.length ?? 0 : 0;
+  for (const [key, link, target, limit] of [
+    ['fast', '10 Mb/s, 40 ms round trips', '< 1.2 s', 1200],
+    ['slow', '1.6 Mb/s, 150 ms round trips', '< 5 s', 5000],
+  ]) {
+    const what = `cold load → first number on screen (the example; first visit, gzip host, ${link}; ${n} loads): Chromium's network emulation; the same link shaped by the host for every request, the workers' and the service worker's too`;
+    const m = browserMeasure('coldload', what, target);
+    if (!m) continue;
+    const cdp = m[key];
+    const host = m[`${key}-host`];
+    if (!cdp || !host) {
+      failed(what, `no ${key} / ${key}-host profile in the run (COLD_ONLY?)`, target);
+      continue;
+    }
+    const fig = (r) => `median ${ms(median(r.samples))}, max ${ms(max(r.samples))}`;
+    row(what, `${fig(cdp)} (${kb(cdp.bytesBeforeFirst)} received by then); shaped by the host ${fig(host)}`, target,
+      verdict(median(cdp.samples) < limit) + (median(host.samples) < limit ? '' : ' (host-shaped: miss)'));
+  }
+  const what = `cold load at a 4× CPU slowdown (local host; ${n} loads): first number; the longest main-thread task from the navigation to the end of the page's start (plotly.js loaded, first charts drawn) + 1 s`;
+  const m = browserMeasure('coldload', what, 'every task < 200 ms');
+  if (m && m.cpu4) {
+    const c = m.cpu4;
+    const worst = c.longest.indexOf(max(c.longest));
+    const named = (c.longestWhat?.[worst] || '').split(';')[0];
+    const kind = named === 'microtasks' ? "the wasm's start and first render" : named;
+    row(what, `first number median ${ms(median(c.samples))}; longest task median ${ms(median(c.longest))}, max ${ms(max(c.longest))}${kind ? ` (${kind})` : ''}`,
+      'every task < 200 ms', verdict(max(c.longest) < 200));
+  } else if (m) {
+    failed(what, 'no cpu4 profile in the run (COLD_ONLY?)', 'every task < 200 ms');
+  }
+}
 for (const [key, label] of [['catalog1000', 'a 1,000-type catalog'], ['cluster4000', 'a 4,000-group cluster']]) {
   const what = `longest main-thread task after the first render, importing ${label}`;
   const m = browserMeasure(key, what, '< 50 ms');

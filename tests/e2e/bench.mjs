@@ -5,6 +5,15 @@
 //
 //   load        navigation → first numbers on screen (the example), LOADS fresh pages
 //               (the server sends Cache-Control: no-store, so every load is cold)
+//   coldload    first visits (a fresh browser context each: no cache, no service
+//               worker) from a gzip host (startGzipServer), COLD_LOADS per profile
+//               (PROFILES): 10 Mb/s with 40 ms round trips and 1.6 Mb/s with 150 ms,
+//               each emulated by Chromium and shaped by the host, and the local host
+//               with the page's CPU slowed 4×: navigation → first number, the bytes
+//               sent by then, and every main-thread task (and microtask checkpoint)
+//               from the navigation to the end of the page's start (the mark
+//               'ddnn-first-render', after plotly.js has loaded and the first charts
+//               are drawn) + 1 s, each named by what filled it (a Chromium trace)
 //   roundtrip   the worker round trip of a small evaluation (the example): post of the
 //               request → its `done` message arriving, minus the models' own time (the
 //               results' `elapsed_ms`). Twice: with the page idle, a second worker like
@@ -27,21 +36,26 @@
 // status is 1 if any failed.
 //
 // Environment: DIST (default <repo>/dist), RUNS edits per case (default 30), LOADS
-// (default 7), CHROMIUM (default /usr/bin/chromium), BENCH_OUT, BENCH_ONLY (comma-separated
-// measures: load, roundtrip, edit, catalog1000, cluster4000), BENCH_DEBUG=1 (per-request
-// arrivals; the longest tasks' trace events).
+// (default 7), COLD_LOADS (default 5), COLD_ONLY (comma-separated profiles: fast, slow,
+// fast-host, slow-host, cpu4), CHROMIUM (default /usr/bin/chromium), BENCH_OUT, BENCH_ONLY
+// (comma-separated measures: load, coldload, roundtrip, edit, spotdnn, catalog1000,
+// cluster4000), BENCH_DEBUG=1 (per-request arrivals; the longest tasks' trace events; the
+// cold loads' responses and long trace events).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { startServer } from './server.mjs';
+import { MIME, startServer } from './server.mjs';
 import { bigCatalog, dropFile, hugeCluster, recordLongTasks, stageFile } from './hostile.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const DIST = path.resolve(process.env.DIST || path.join(ROOT, 'dist'));
 const RUNS = Number(process.env.RUNS || 30);
 const LOADS = Number(process.env.LOADS || 7);
+const COLD_LOADS = Number(process.env.COLD_LOADS || 5);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const OUT = process.env.BENCH_OUT;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -129,6 +143,9 @@ function wrapWorker() {
       return super.onmessage;
     }
     postMessage(data, ...rest) {
+      // The compiled wasm the page posts its workers (src/ui/module_worker.rs):
+      // the isolated round trip's worker is posted it too.
+      if (data instanceof WebAssembly.Module) window.__ddnnModule = data;
       const m = head(data);
       if (m && m[1] === 'evaluate' && m[2] !== undefined) {
         window.__ddnnLastRequest = data;
@@ -146,6 +163,8 @@ async function isolatedRoundTrips(n) {
   const [url, opts] = window.__ddnnWorkerArgs;
   const request = window.__ddnnLastRequest;
   const w = new window.__ddnnNativeWorker(url, opts);
+  // worker.js waits for the page's compiled wasm (or asks for a fetch).
+  w.postMessage(window.__ddnnModule || 'fetch-wasm');
   const next = (pred) => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the benchmark worker did not answer within 10 s')), 10_000);
     w.onmessage = (ev) => {
@@ -517,6 +536,240 @@ async function measureSpot(ctx, base) {
   return out;
 }
 
+// ---------------------------------------------------------------------------- cold loads
+
+/** A static host as the page is deployed, behind a slow link: dist/
+ *  gzip-compressed (level 9, compressed once) where the browser accepts
+ *  it, `Cache-Control: no-store` (every load is cold), HTTP/1.1 keep-alive.
+ *  The link is shaped here, in the server, so it holds for every request
+ *  alike, the page's, its workers' and its service worker's (Chromium's
+ *  own network emulation leaves a dedicated worker's imports and the
+ *  service worker's fetches unthrottled): `server.link = { rtt, rate }`
+ *  (ms, bytes/s; null: unshaped). Each response starts one round trip
+ *  after its request (one more on a new connection: the TCP handshake),
+ *  and the responses under way share the link's rate equally. */
+function startGzipServer(root) {
+  const packed = new Map();
+  const compressible = /^(text\/|application\/(javascript|json|wasm|manifest\+json)|image\/svg)/;
+  const flows = new Set();
+  let pumping = null;
+  let last = 0;
+  const pump = () => {
+    const now = performance.now();
+    let budget = server.link ? server.link.rate * (now - last) / 1000 : Infinity;
+    last = now;
+    while (budget >= 1 && flows.size) {
+      const share = Math.max(1, Math.floor(budget / flows.size));
+      for (const f of [...flows]) {
+        const n = Math.min(share, f.body.length - f.sent);
+        f.res.write(f.body.subarray(f.sent, f.sent + n));
+        f.sent += n;
+        budget -= n;
+        if (f.sent >= f.body.length) {
+          flows.delete(f);
+          f.res.end();
+          f.done();
+        }
+      }
+    }
+    if (!flows.size) {
+      clearInterval(pumping);
+      pumping = null;
+    }
+  };
+  const send = (res, body, done) => {
+    const flow = { res, body, sent: 0, done };
+    flows.add(flow);
+    res.on('close', () => flows.delete(flow));
+    res.on('error', () => flows.delete(flow));
+    if (!pumping) {
+      last = performance.now();
+      pumping = setInterval(pump, 4);
+    }
+  };
+  const server = http.createServer((req, res) => {
+    // What was sent: each response's file, size (as sent) and when it
+    // was asked for and fully sent (Date.now()).
+    const entry = { file: new URL(req.url, 'http://x').pathname, asked: Date.now(), bytes: 0, sent: null };
+    server.sent.push(entry);
+    const finished = (n) => Object.assign(entry, { bytes: n, sent: Date.now() });
+    let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(root, rel);
+    const link = server.link;
+    const fresh = !req.socket.ddnnUsed;
+    req.socket.ddnnUsed = true;
+    const wait = link ? link.rtt * (fresh ? 2 : 1) : 0;
+    setTimeout(() => {
+      if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+        res.writeHead(404, { 'Cache-Control': 'no-store' });
+        return res.end();
+      }
+      const type = MIME[path.extname(file).toLowerCase()] || (file.endsWith('.webmanifest') ? 'application/manifest+json' : 'application/octet-stream');
+      const headers = { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+      let body = fs.readFileSync(file);
+      if (compressible.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        if (!packed.has(file)) packed.set(file, zlib.gzipSync(body, { level: 9 }));
+        body = packed.get(file);
+        headers['Content-Encoding'] = 'gzip';
+        headers.Vary = 'Accept-Encoding';
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
+      if (req.method === 'HEAD' || body.length === 0) {
+        finished(0);
+        return res.end();
+      }
+      if (!link) {
+        finished(body.length);
+        return res.end(body);
+      }
+      send(res, body, () => finished(body.length));
+    }, wait);
+  });
+  server.link = null;
+  server.sent = [];
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** The link and CPU profiles of the cold loads: Lighthouse's desktop
+ *  (10 Mb/s, 40 ms round trips) and mobile (1.6 Mb/s, 150 ms) links, each
+ *  emulated by Chromium (how the figures before this measure were taken)
+ *  and shaped by the host (stricter: the workers' and the service worker's
+ *  requests wait their turn too); and the unshaped local host with the
+ *  page's CPU slowed 4× (a phone, or a busy laptop; Chromium throttles the
+ *  page's main thread, not its workers). */
+const FAST = { rtt: 40, rate: 10e6 / 8 };
+const SLOW = { rtt: 150, rate: 1.6e6 / 8 };
+const PROFILES = [
+  { key: 'fast', label: '10 Mb/s, 40 ms round trips (Chromium\'s emulation)', link: FAST, shaper: 'cdp', cpu: 1 },
+  { key: 'slow', label: '1.6 Mb/s, 150 ms round trips (Chromium\'s emulation)', link: SLOW, shaper: 'cdp', cpu: 1 },
+  { key: 'fast-host', label: '10 Mb/s, 40 ms round trips (shaped by the host)', link: FAST, shaper: 'host', cpu: 1 },
+  { key: 'slow-host', label: '1.6 Mb/s, 150 ms round trips (shaped by the host)', link: SLOW, shaper: 'host', cpu: 1 },
+  { key: 'cpu4', label: 'local host, CPU slowed 4×', link: null, cpu: 4 },
+];
+
+/** One cold load in a fresh browser context (empty cache, no service
+ *  worker yet: a first visit) under `profile`: navigation → the first
+ *  number on screen, the bytes received by then (compressed, every
+ *  request of the page and its workers), and every main-thread task from
+ *  the navigation until the page's start is over (the 'ddnn-first-render'
+ *  mark, which follows plotly.js's load and warm-up) plus 1 s. */
+async function coldLoad(browser, host, base, profile) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await ctx.newPage();
+    await page.addInitScript(watchFirstNumbers);
+    const cdp = await ctx.newCDPSession(page);
+    if (profile.link && profile.shaper === 'cdp') {
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: profile.link.rtt, downloadThroughput: profile.link.rate, uploadThroughput: profile.link.rate });
+    } else {
+      host.link = profile.link;
+    }
+    if (profile.cpu !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+    // Every response the host sent for this load (the page's, its workers'
+    // and its service worker's), timed from the navigation.
+    host.sent = [];
+    const t0 = Date.now();
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReportEvents',
+      traceConfig: { recordMode: 'recordAsMuchAsPossible', includedCategories: ['toplevel', 'blink.user_timing', 'devtools.timeline'] },
+    });
+    let first;
+    let marked = false;
+    try {
+      await page.goto(base, { waitUntil: 'commit' });
+      await page.waitForFunction(() => window.__ddnnFirstNumbers, null, { timeout: 60_000, polling: 20 });
+      first = await page.evaluate(() => window.__ddnnFirstNumbers);
+      marked = await page.waitForFunction(() => performance.getEntriesByName('ddnn-first-render').length > 0, null, { timeout: 30_000 })
+        .then(() => true, () => false);
+      await page.waitForTimeout(1000);
+    } finally {
+      await cdp.send('Tracing.end');
+      await complete;
+    }
+    const nav = events.find((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame && e.args?.data?.documentLoaderURL?.startsWith(base))
+      || events.find((e) => e.name === 'navigationStart');
+    const mark = events.find((e) => e.name === 'ddnn-first-render');
+    const main = nav ? events.filter((e) => e.pid === nav.pid && e.tid === nav.tid) : [];
+    const firstAt = nav ? nav.ts + first.at * 1000 : 0;
+    const end = mark ? mark.ts + 1e6 : firstAt + 1e6;
+    // Tasks, and microtask checkpoints run between tasks (the wasm's start,
+    // after its compilation, runs in one).
+    const runs = main.filter((e) => e.ph === 'X' && /^(ThreadControllerImpl::RunTask|RunTask|BlinkScheduler_PerformMicrotaskCheckpoint)$/.test(e.name) && e.ts >= nav.ts && e.ts <= end);
+    // Outermost tasks only (a task's trace may nest a second RunTask event).
+    const tasks = runs
+      .filter((t) => !runs.some((o) => o !== t && o.ts <= t.ts && o.ts + o.dur >= t.ts + t.dur && (o.dur > t.dur || o.ts < t.ts)))
+      .map((t) => {
+        // What the task did: its longest inner events of interest.
+        const inner = main.filter((e) => e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.dur > 1000
+          && /^(EvaluateScript|v8\.compile|v8\.compileModule|v8\.evaluateModule|FunctionCall|TimerFire|FireAnimationFrame|ParseHTML|Layout|UpdateLayoutTree|Paint|wasm|v8\.wasm|RunMicrotasks|EventDispatch|ScheduleStyleRecalculation|PrePaint|Commit|V8\.GC)/.test(e.name))
+          .sort((a, b) => b.dur - a.dur).slice(0, 3)
+          .map((e) => {
+            const d = e.args?.data || {};
+            const where = d.url ? ` ${path.basename(d.url.split('?')[0])}` : d.functionName ? ` ${d.functionName}` : d.type ? ` ${d.type}` : '';
+            return `${e.name}${where} ${(e.dur / 1000).toFixed(0)} ms`;
+          });
+        const kind = t.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' ? 'microtasks' : (t.args?.src_func || 'task');
+        return { start: (t.ts - nav.ts) / 1000, ms: t.dur / 1000, beforeFirst: t.ts + t.dur <= firstAt, what: [kind, ...inner].join('; ') };
+      });
+    if (process.env.BENCH_DEBUG) {
+      const long = main.filter((e) => e.ph === 'X' && e.dur > 40_000 && e.ts >= nav.ts && e.ts <= end);
+      for (const e of long) console.log(`      [${profile.key}] ${e.cat} ${e.name} ${(e.dur / 1000).toFixed(0)} ms at ${((e.ts - nav.ts) / 1000).toFixed(0)} ms ${JSON.stringify(e.args?.data || e.args || {}).slice(0, 100)}`);
+    }
+    host.link = null;
+    const done = host.sent.filter((r) => r.sent !== null).map((r) => ({ file: path.basename(r.file) || 'index.html', bytes: r.bytes, start: r.asked - t0, end: r.sent - t0 }));
+    const bytesBeforeFirst = done.filter((r) => r.end <= first.at).reduce((s, r) => s + r.bytes, 0);
+    const bytes = done.reduce((s, r) => s + r.bytes, 0);
+    const fetched = done;
+    return { at: first.at, marked, bytesBeforeFirst, bytes, fetched, tasks };
+  } finally {
+    host.link = null;
+    await ctx.close();
+  }
+}
+
+async function measureColdLoads(host, gzipBase) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const out = {};
+  try {
+    for (const profile of PROFILES.filter((p) => !process.env.COLD_ONLY || process.env.COLD_ONLY.split(",").includes(p.key))) {
+      const samples = [];
+      const runs = [];
+      for (let i = 0; i < COLD_LOADS; i++) {
+        const r = await coldLoad(browser, host, gzipBase, profile);
+        samples.push(r.at);
+        runs.push(r);
+      }
+      const longest = runs.map((r) => Math.max(0, ...r.tasks.map((t) => t.ms)));
+      const beforeFirst = runs.map((r) => Math.max(0, ...r.tasks.filter((t) => t.beforeFirst).map((t) => t.ms)));
+      const mid = runs[samples.indexOf(median(samples))];
+      console.log(`cold load, gzip host, ${profile.label}, ${COLD_LOADS} loads: navigation → first number ${stats(samples)}`);
+      console.log(`  bytes received before the first number ${Math.round(mid.bytesBeforeFirst / 1000)} KB, in all ${Math.round(mid.bytes / 1000)} KB (median load); longest main-thread task of the load ${stats(longest)} (before the first number ${stats(beforeFirst)})`);
+      const top = [...mid.tasks].sort((a, b) => b.ms - a.ms).slice(0, 4);
+      for (const t of top) console.log(`    ${t.ms.toFixed(0)} ms at ${t.start.toFixed(0)} ms${t.beforeFirst ? ' (before the first number)' : ''}: ${t.what || '?'}`);
+      if (process.env.BENCH_DEBUG) {
+        for (const f of mid.fetched) console.log(`    ${f.file} ${Math.round(f.bytes / 1000)} KB ${f.start.toFixed(0)}-${f.end.toFixed(0)} ms`);
+      }
+      out[profile.key] = {
+        label: profile.label, samples, longest, beforeFirst,
+        bytesBeforeFirst: mid.bytesBeforeFirst, bytes: mid.bytes,
+        top: top.map((t) => ({ ms: t.ms, start: t.start, what: t.what, beforeFirst: t.beforeFirst })),
+        // Each load's longest task: what filled it.
+        longestWhat: runs.map((r) => [...r.tasks].sort((a, b) => b.ms - a.ms)[0]?.what || '?'),
+        marked: runs.every((r) => r.marked),
+      };
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------- main
 
 if (!fs.existsSync(path.join(DIST, 'index.html'))) {
@@ -525,6 +778,8 @@ if (!fs.existsSync(path.join(DIST, 'index.html'))) {
 }
 const server = await startServer(DIST, '/', { host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${server.address().port}/`;
+const gzipServer = await startGzipServer(DIST);
+const gzipBase = `http://127.0.0.1:${gzipServer.address().port}/`;
 const profile = await fsp.mkdtemp(path.join(os.tmpdir(), 'ddnn-bench-profile-'));
 const ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1280, height: 800 } });
 // Chromium's own start-up keeps a core busy for about a second.
@@ -549,6 +804,7 @@ async function measure(key, fn) {
 try {
   console.log(`in-browser benchmark: Chromium ${results.chromium}, headless, no GPU, ${os.cpus().length} cores; ${DIST}`);
   await measure('load', () => measureLoad(ctx, base));
+  await measure('coldload', () => measureColdLoads(gzipServer, gzipBase));
   await measure('roundtrip', () => measureRoundTrip(ctx, base));
   await measure('edit', () => measureEdits(ctx, base));
   await measure('spotdnn', () => measureSpot(ctx, base));
@@ -563,6 +819,7 @@ try {
 } finally {
   await ctx.close();
   server.close();
+  gzipServer.close();
   await fsp.rm(profile, { recursive: true, force: true });
 }
 if (OUT) {
