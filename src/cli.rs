@@ -46,7 +46,9 @@ enum Command {
         #[arg(long)]
         base: Option<String>,
     },
-    /// Print the scenario JSON carried by a fragment or link.
+    /// Print the scenario JSON carried by a fragment or link: the link
+    /// itself (a fragment, `#…`, or the whole page address), a file that
+    /// holds it, or `-` for standard input.
     Decode { fragment: String },
     /// Print a scenario file of any older version as the current version.
     Upgrade { scenario: String },
@@ -129,6 +131,11 @@ enum CliError {
         "{path}: {bytes} bytes is more than the {MAX_SCENARIO_BYTES} a scenario or import may have"
     )]
     TooLarge { path: String, bytes: u64 },
+    /// Standard input or a special file that goes on past the limit.
+    #[error("{path}: more than the {MAX_SCENARIO_BYTES} bytes a scenario or import may have")]
+    TooLong { path: String },
+    #[error("{path} is not text (UTF-8)")]
+    NotText { path: String },
     /// A file given as the scenario that is another kind of file.
     #[error("{path} is not a scenario: it looks like {usage}")]
     NotAScenario { path: String, usage: &'static str },
@@ -151,26 +158,54 @@ enum CliError {
     Output(String),
 }
 
+/// A file's text, or standard input's for `-`: read no further than the
+/// size any scenario or import may have (a special file such as
+/// `/dev/zero` stops there too), a leading byte-order mark dropped, as the
+/// page drops it.
 fn read_text(path: &str) -> Result<String, CliError> {
-    let mut text = String::new();
-    if path == "-" {
+    let limit = MAX_SCENARIO_BYTES as u64;
+    let mut bytes = Vec::new();
+    let read = if path == "-" {
         std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(CliError::Stdin)?;
-        return Ok(text);
-    }
-    let io = |source| CliError::Io {
-        path: path.to_string(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.len() > MAX_SCENARIO_BYTES as u64 {
-        return Err(CliError::TooLarge {
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(CliError::Stdin)?
+    } else {
+        let io = |source| CliError::Io {
             path: path.to_string(),
-            bytes: meta.len(),
-        });
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        if let Ok(meta) = file.metadata() {
+            if meta.is_file() && meta.len() > limit {
+                return Err(CliError::TooLarge {
+                    path: path.to_string(),
+                    bytes: meta.len(),
+                });
+            }
+        }
+        file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?
+    };
+    let shown = || if path == "-" { "standard input" } else { path }.to_string();
+    if read as u64 > limit {
+        return Err(CliError::TooLong { path: shown() });
     }
-    std::fs::read_to_string(path).map_err(io)
+    let text = String::from_utf8(bytes).map_err(|_| CliError::NotText { path: shown() })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// A link given to `decode`: `-` reads standard input, an existing file
+/// its text, anything else is the link itself.
+fn link_text(arg: &str) -> Result<String, CliError> {
+    if arg == "-" || std::path::Path::new(arg).is_file() {
+        read_text(arg)
+    } else {
+        Ok(arg.to_string())
+    }
 }
 
 /// A scenario file; anything else gets a message saying what it is.
@@ -494,7 +529,7 @@ fn run(cli: Cli) -> Result<(String, bool), CliError> {
             ))
         }
         Command::Upgrade { scenario } => Ok((read_scenario(&scenario)?.to_json(), false)),
-        Command::Decode { fragment } => decode_fragment(&fragment)
+        Command::Decode { fragment } => decode_fragment(&link_text(&fragment)?)
             .map(|s| (s.to_json(), false))
             .map_err(CliError::Link),
         Command::Example { network } => {

@@ -527,8 +527,11 @@ pub fn bytes_to_gbit_per_s(bytes_per_s: f64) -> f64 {
     bytes_per_s * 8.0 / 1e9
 }
 
-/// Largest catalog accepted from a file.
+/// Largest catalog accepted, from a file or inside a scenario.
 pub const MAX_CATALOG_ENTRIES: usize = 1000;
+/// Longest name accepted (instance types, worker groups, the title): a
+/// name is repeated in every row and label of a report.
+pub const MAX_NAME_CHARS: usize = 200;
 
 /// Reads a catalog file: a JSON array of instances (or `{"catalog": [...]}`),
 /// each checked; messages name the entry.

@@ -25,17 +25,32 @@ use super::{ScenarioError, SCENARIO_VERSION};
 /// The document as the current version reads it, with a sentence for each
 /// change of meaning the upgrade made (none for a plain upgrade).
 pub fn to_current(doc: Value) -> Result<(Value, Vec<String>), ScenarioError> {
-    let version = match doc.get("version").and_then(Value::as_u64) {
+    let version = match doc.get("version").map(|v| (v, v.as_u64())) {
         None => {
             return Err(ScenarioError::Json(
                 "missing \"version\" (a whole number)".into(),
             ))
         }
-        Some(0) => return Err(ScenarioError::Json("\"version\" must be at least 1".into())),
-        Some(v) if v > u64::from(SCENARIO_VERSION) => {
+        Some((v, None)) => {
+            let got = match v {
+                Value::String(_) => "text",
+                Value::Number(_) => "a number that is not a whole number of 0 or more",
+                Value::Null => "null",
+                Value::Bool(_) => "true or false",
+                _ => "a list or an object",
+            };
+            return Err(ScenarioError::Json(format!(
+                "\"version\" must be a whole number such as {SCENARIO_VERSION}, without quotes (got {got}: {})",
+                crate::workload::text::shorten(&v.to_string())
+            )));
+        }
+        Some((_, Some(0))) => {
+            return Err(ScenarioError::Json("\"version\" must be at least 1".into()))
+        }
+        Some((_, Some(v))) if v > u64::from(SCENARIO_VERSION) => {
             return Err(ScenarioError::FutureVersion { found: v })
         }
-        Some(v) => v,
+        Some((_, Some(v))) => v,
     };
     let Value::Object(mut doc) = doc else {
         return Err(ScenarioError::Json("expected a JSON object".into()));
@@ -203,5 +218,22 @@ mod tests {
         ));
         assert!(to_current(json!({"title": "x"})).is_err());
         assert!(to_current(json!({"version": 0})).is_err());
+        for (v, says) in [
+            (json!("2"), "(got text: \"2\")"),
+            (
+                json!(1.5),
+                "(got a number that is not a whole number of 0 or more: 1.5)",
+            ),
+            (json!(null), "(got null: null)"),
+        ] {
+            let e = to_current(json!({ "version": v }))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                e.contains("must be a whole number such as 2") && e.contains(says),
+                "{e}"
+            );
+        }
     }
 }

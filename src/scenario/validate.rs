@@ -4,7 +4,10 @@
 use super::Scenario;
 use crate::bounds::{fmt_typed, positive, Bounds};
 use crate::errors::{err, FieldError};
-use crate::hardware::{BATCH, GROUP_COUNT, LATENCY, MAX_WORKERS, NETWORK, PS_COUNT};
+use crate::hardware::{
+    BATCH, GROUP_COUNT, LATENCY, MAX_CATALOG_ENTRIES, MAX_NAME_CHARS, MAX_WORKERS, NETWORK,
+    PS_COUNT,
+};
 use crate::report::fmt_count;
 
 impl Scenario {
@@ -21,9 +24,30 @@ impl Scenario {
             .map(|(field, m)| err(field, m))
             .collect();
 
+        let catalog = &self.hardware.catalog;
+        if catalog.len() > MAX_CATALOG_ENTRIES {
+            // Nothing else is read from a catalog this size: no model runs.
+            errs.push(err(
+                "hardware.catalog",
+                format!(
+                    "the catalog has {} instance types, more than the {MAX_CATALOG_ENTRIES} accepted: remove some",
+                    fmt_count(catalog.len() as f64)
+                ),
+            ));
+            return errs;
+        }
+        errs.extend(long_name("title", "the scenario title", &self.title));
         let mut names = std::collections::HashSet::new();
-        for (i, inst) in self.hardware.catalog.iter().enumerate() {
+        for (i, inst) in catalog.iter().enumerate() {
             let field = format!("hardware.catalog[{i}]");
+            if let Some(e) = long_name(
+                format!("{field}.name"),
+                &format!("catalog entry {}'s name", i + 1),
+                &inst.name,
+            ) {
+                errs.push(e);
+                continue;
+            }
             if inst.name.trim().is_empty() {
                 errs.push(err(
                     format!("{field}.name"),
@@ -46,6 +70,14 @@ impl Scenario {
         let mut total: u64 = 0;
         for (i, g) in cluster.workers.iter().enumerate() {
             let field = format!("hardware.cluster.workers[{i}]");
+            if let Some(e) = long_name(
+                format!("{field}.instance"),
+                &format!("worker group {}'s instance type", i + 1),
+                &g.instance,
+            ) {
+                errs.push(e);
+                continue;
+            }
             let who = if g.instance.trim().is_empty() {
                 format!("worker group {}", i + 1)
             } else {
@@ -84,7 +116,10 @@ impl Scenario {
             errs.push(err("hardware.cluster.ps.latency", m));
         }
         if let Some(name) = &cluster.ps.instance {
-            if self.instance(name).is_none() {
+            if let Some(e) = long_name("hardware.cluster.ps.instance", "the PS instance type", name)
+            {
+                errs.push(e);
+            } else if self.instance(name).is_none() {
                 errs.push(err(
                     "hardware.cluster.ps.instance",
                     format!("'{name}' is not in the instance catalog"),
@@ -172,6 +207,21 @@ impl super::Goals {
         }
         errs
     }
+}
+
+/// "… is N characters long; names are limited to MAX" for a name longer
+/// than any a report can show (its text is not repeated).
+fn long_name(field: impl Into<String>, what: &str, name: &str) -> Option<FieldError> {
+    let n = name.chars().count();
+    (n > MAX_NAME_CHARS).then(|| {
+        err(
+            field,
+            format!(
+                "{what} is {} characters long; names are limited to {MAX_NAME_CHARS}",
+                fmt_count(n as f64)
+            ),
+        )
+    })
 }
 
 /// The job profile's figures: w_iter (typed in GFLOP), g_param (MB),

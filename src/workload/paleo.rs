@@ -54,6 +54,13 @@ pub enum PaleoError {
     LayersNotAnObject { found: String },
     #[error("the network has {count} layers (blocks expanded), more than the {max} accepted")]
     TooManyLayers { count: u64, max: usize },
+    #[error("block '{block}' has \"splits\": {splits} of its {subs} layers, more than the {max} layers accepted in a network: reduce \"splits\"")]
+    TooManySplits {
+        block: String,
+        splits: u64,
+        subs: u64,
+        max: usize,
+    },
     #[error("layer '{layer}' is defined twice")]
     DuplicateLayer { layer: String },
     #[error("layer '{layer}': missing \"{field}\"")]
@@ -167,11 +174,24 @@ pub fn import_paleo(json: &str) -> Result<PaleoImport, PaleoError> {
         .unwrap_or(DEFAULT_NAME)
         .to_string();
 
-    let count = count_layers(layers);
+    let (count, widest) = count_layers(layers);
     if count > MAX_LAYERS as u64 {
-        return Err(PaleoError::TooManyLayers {
-            count,
-            max: MAX_LAYERS,
+        // Name the block whose splits did it, when one did.
+        return Err(match widest {
+            Some((block, splits, subs))
+                if splits > 1 && subs.saturating_mul(splits) > count / 2 =>
+            {
+                PaleoError::TooManySplits {
+                    block: block.to_string(),
+                    splits,
+                    subs,
+                    max: MAX_LAYERS,
+                }
+            }
+            _ => PaleoError::TooManyLayers {
+                count,
+                max: MAX_LAYERS,
+            },
         });
     }
     let graph = Graph::expand(layers)?;
@@ -228,9 +248,12 @@ fn is_container(spec: &Map<String, Value>) -> Option<bool> {
 }
 
 /// Layers after expansion, computed leniently (errors come later) so the
-/// size check runs before anything large is allocated.
-fn count_layers(layers: &Map<String, Value>) -> u64 {
-    layers.values().fold(0u64, |acc, v| {
+/// size check runs before anything large is allocated; and the
+/// `ModelParallel` block that expands most (name, splits, its layers).
+/// `splits` is read as any number (`1.6e7` too), rounded up.
+fn count_layers(layers: &Map<String, Value>) -> (u64, Option<(&str, u64, u64)>) {
+    let mut widest: Option<(&str, u64, u64)> = None;
+    let count = layers.iter().fold(0u64, |acc, (key, v)| {
         let n = match v.as_object() {
             Some(spec) if is_container(spec).is_some() => {
                 let subs = spec
@@ -238,15 +261,24 @@ fn count_layers(layers: &Map<String, Value>) -> u64 {
                     .and_then(Value::as_object)
                     .map_or(0, Map::len) as u64;
                 let splits = match is_container(spec) {
-                    Some(true) => spec.get("splits").and_then(Value::as_u64).unwrap_or(1),
+                    Some(true) => spec
+                        .get("splits")
+                        .and_then(Value::as_f64)
+                        // `as` saturates: 1e300 stays huge.
+                        .map_or(1, |f| if f > 1.0 { f.ceil() as u64 } else { 1 }),
                     _ => 1,
                 };
-                subs.saturating_mul(splits)
+                let n = subs.saturating_mul(splits);
+                if widest.is_none_or(|(_, k, l)| k.saturating_mul(l) < n) {
+                    widest = Some((key.as_str(), splits, subs));
+                }
+                n
             }
             _ => 1,
         };
         acc.saturating_add(n)
-    })
+    });
+    (count, widest)
 }
 
 fn layer_object<'a>(name: &str, v: &'a Value) -> Result<&'a Map<String, Value>, PaleoError> {
@@ -374,21 +406,25 @@ impl<'a> Graph<'a> {
         let mut links = 0usize;
         let mut all = Vec::with_capacity(self.nodes.len());
         for node in &self.nodes {
-            let ids = self.resolve_node(node)?;
-            links = links.saturating_add(ids.len());
-            if links > MAX_PARENT_LINKS {
-                return Err(invalid(
-                    &node.name,
-                    "parents",
-                    format!("brings the network past {MAX_PARENT_LINKS} parent links, the most accepted"),
-                ));
-            }
+            let ids = self.resolve_node(node, MAX_PARENT_LINKS - links)?;
+            links += ids.len();
             all.push(ids);
         }
         Ok(all)
     }
 
-    fn resolve_node(&self, node: &Node<'a>) -> Result<Vec<usize>, PaleoError> {
+    /// A node's parents, refused as soon as they pass `budget` links (a
+    /// long list of `@all` parents is never built whole).
+    fn resolve_node(&self, node: &Node<'a>, budget: usize) -> Result<Vec<usize>, PaleoError> {
+        let over = |ids: &Vec<usize>| {
+            (ids.len() > budget).then(|| {
+                invalid(
+                    &node.name,
+                    "parents",
+                    format!("brings the network past {MAX_PARENT_LINKS} parent links, the most accepted"),
+                )
+            })
+        };
         let block = node.block.and_then(|b| self.blocks.get(b));
         let raw = match node.spec.get("parents") {
             // Paleo requires the key; an Input layer without it is harmless.
@@ -409,12 +445,18 @@ impl<'a> Graph<'a> {
                 };
                 for p in inherited {
                     ids.extend(self.resolve_one(b.name, p, None, None)?);
+                    if let Some(e) = over(&ids) {
+                        return Err(e);
+                    }
                 }
             }
             return Ok(ids);
         }
         for p in raw {
             ids.extend(self.resolve_one(&node.name, p, block.map(|b| b.name), node.split)?);
+            if let Some(e) = over(&ids) {
+                return Err(e);
+            }
         }
         Ok(ids)
     }

@@ -139,19 +139,21 @@ test('figure: a chart as a plotly figure', () => {
 test('encode → decode round-trips; decode takes a fragment, #fragment or a whole link', () => {
   const scenario = readExample('cifar10-bsp-m4.json');
   const frag = encode(scenario);
-  assert.match(frag, /^s1\.[A-Za-z0-9_-]+$/);
+  assert.match(frag, /^s2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{6}$/);
   const back = decode(frag);
   assert.equal(back.title, scenario.title ?? '');
   assert.equal(encode(back), frag, 'a decoded scenario encodes to the same fragment');
   assert.deepEqual(evaluate(back), evaluate(scenario));
   assert.deepEqual(decode(`#${frag}`), back);
   assert.deepEqual(decode(`http://127.0.0.1:8080/?embed=1#${frag}`), back);
+  assert.deepEqual(decode(`http://127.0.0.1:8080/#${frag}&view=cynthia`), back, 'a page link with its view');
   assert.equal(encode(JSON.stringify(scenario)), frag, 'text and object encode alike');
 });
 
 test('decode: garbage throws a readable Error', () => {
   thrown(() => decode('s1.!!!not-base64!!!'), /the link's scenario is damaged/);
   thrown(() => decode('s1.AAAA'), /the link's scenario is damaged/);
+  thrown(() => decode('s2.AAAA.AAAAAA'), /the link is damaged/);
   thrown(() => decode('hello'), /does not carry a scenario/);
   thrown(() => decode('s9.abc'), /newer ddnn-planner/);
 });

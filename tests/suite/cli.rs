@@ -296,3 +296,51 @@ fn an_asp_curve_is_fitted_for_the_clusters_workers_by_default() {
     assert_ne!(by_default, fitted(&["--loss-workers", "1"]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `decode` takes a whole page link (with `&view=`), a file holding it,
+/// or standard input; every reader stops at the size limit, even on a
+/// file that never ends, and drops a byte-order mark as the page does.
+#[test]
+fn the_readers_take_what_the_page_takes_and_stop_at_the_limit() {
+    let (code, frag, err) = run(&["url", &ex("cifar10-bsp-m4.json")]);
+    assert_eq!(code, 0, "{err}");
+    let frag = frag.trim().to_string();
+    let (code, by_arg, err) = run(&["decode", &format!("https://x.org/p/#{frag}&view=zeng")]);
+    assert_eq!(code, 0, "{err}");
+
+    let dir = std::env::temp_dir().join(format!("ddnn-cli-readers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let link = dir.join("link.txt");
+    std::fs::write(&link, format!("{frag}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let (code, by_file, err) = run(&["decode", &link.to_string_lossy()]);
+    assert_eq!((code, &by_file), (0, &by_arg), "{err}");
+
+    let mut child = Command::new(BIN)
+        .args(["decode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let _ = stdin.write_all(frag.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), by_arg);
+
+    // A scenario saved with a byte-order mark reads as without.
+    let text = std::fs::read_to_string(ex("cifar10-bsp-m4.json")).unwrap_or_default();
+    let bom = dir.join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap_or_else(|e| panic!("{e}"));
+    let (code, out, err) = run(&["eval", &bom.to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1.937 s"), "{out}");
+
+    // A file that never ends is read no further than the limit.
+    if std::path::Path::new("/dev/zero").exists() {
+        let (code, _, err) = run(&["eval", "/dev/zero"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("more than the 8388608 bytes"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -66,5 +66,5 @@ fn fragment_is_identical_across_builds() {
     );
 }
 
-const GOLDEN_LEN: usize = 937;
-const GOLDEN_HASH: u64 = 13_819_168_448_267_678_075;
+const GOLDEN_LEN: usize = 944;
+const GOLDEN_HASH: u64 = 3_260_879_521_803_318_467;

@@ -422,7 +422,38 @@ fn too_many_layers() {
     // ModelParallel splits multiply a block's layers: checked before expansion.
     let e = err(&net(r#",
         "p": {"type": "ModelParallel", "splits": 1000000000000, "parents": ["data"], "layers": {"a": {"type": "Dropout", "parents": []}}}"#));
-    assert!(matches!(e, PaleoError::TooManyLayers { .. }), "{e:?}");
+    assert!(matches!(e, PaleoError::TooManySplits { .. }), "{e:?}");
+    // ...also when written as a float (issue 32: counted as one layer, then
+    // expanded to 1.8 GB); the message names the block and "splits".
+    let e = err(&net(r#",
+        "p": {"type": "ModelParallel", "splits": 1.6e7, "parents": ["data"], "layers": {"a": {"type": "Dropout", "parents": []}}}"#));
+    assert_eq!(
+        e,
+        PaleoError::TooManySplits {
+            block: "p".into(),
+            splits: 16_000_000,
+            subs: 1,
+            max: MAX_LAYERS
+        }
+    );
+    assert!(e.to_string().contains("reduce \"splits\""), "{e}");
+}
+
+/// 30,000 `@all` parents against a 9,000-way split: refused once the
+/// parents pass the link limit, not after the whole list (0.9-1.2 GB) is
+/// built.
+#[test]
+fn a_long_list_of_all_parents_stops_at_the_link_limit() {
+    let parents = vec!["\"p/a@all\""; 30_000].join(",");
+    let e = err(&net(&format!(
+        r#",
+        "p": {{"type": "ModelParallel", "splits": 9000, "parents": ["data"], "layers": {{"a": {{"type": "Dropout", "parents": []}}}}}},
+        "q": {{"type": "Concatenate", "parents": [{parents}]}}"#
+    )));
+    assert!(
+        matches!(&e, PaleoError::InvalidField { layer, field, .. } if layer == "q" && field == "parents"),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use ddnn_planner::scenario::{Scenario, ScenarioError};
 fn example_round_trips_through_fragment_and_json() {
     let s = Scenario::example();
     let frag = encode_fragment(&s);
-    assert!(frag.starts_with("s1."));
+    assert!(frag.starts_with("s2."));
     assert!(frag
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
@@ -76,11 +76,11 @@ fn corrupt_fragments_say_why() {
     assert!(fragment_error("#hello").contains("does not carry a scenario"));
     assert!(fragment_error("s1.!!!!").contains("characters a link never carries"));
     assert!(fragment_error("s1.AAAA").contains("cannot be unpacked"));
-    assert!(fragment_error("s2.AAAA").contains("newer ddnn-planner"));
+    assert!(fragment_error("s2.AAAA").contains("the link is damaged"));
+    assert!(fragment_error("s3.AAAA").contains("newer ddnn-planner"));
     assert!(fragment_error("x9.AAAA").contains("unknown format tag"));
-    // A valid fragment cut short, or one character changed near its start
-    // (inside the compressed stream's header): one short sentence, no
-    // decoder internals.
+    // A valid fragment cut short, or one character changed near its start:
+    // one short sentence, no decoder internals.
     let frag = encode_fragment(&Scenario::example());
     let cut = fragment_error(&frag[..frag.len() / 2]);
     let mut changed = frag.clone().into_bytes();
@@ -91,7 +91,7 @@ fn corrupt_fragments_say_why() {
             m.len() < 160 && !m.contains("0, 0") && !m.contains("Error"),
             "{m}"
         );
-        assert!(m.starts_with("the link's scenario"), "{m}");
+        assert!(m.starts_with("the link is damaged"), "{m}");
     }
 }
 
@@ -202,4 +202,82 @@ fn the_ps_is_one_definition_for_every_model() {
     s.hardware.cluster.ps.instance = None;
     let r = ddnn_planner::models::evaluate(&ddnn_planner::models::zeng::Zeng, &s);
     assert!(matches!(r, Err(u) if u.is_missing()));
+}
+
+/// Every link made by this build is intact or refused: each one-character
+/// change, drop or addition of the landing example's link says it is
+/// damaged (the checksum), never opens as another plan. Natively every
+/// position; compiled to wasm32 every 7th (the same code, fewer cases).
+#[test]
+fn every_one_character_change_of_a_link_is_refused() {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+    let frag = encode_fragment(&Scenario::example());
+    let bytes = frag.as_bytes();
+    let step = if cfg!(target_arch = "wasm32") { 7 } else { 1 };
+    let refused = |v: Vec<u8>, what: &str| {
+        let text = String::from_utf8(v).unwrap_or_default();
+        if text == frag {
+            return 0;
+        }
+        match decode_fragment(&text) {
+            Ok(_) => panic!("{what} opened as a scenario"),
+            Err(e) => {
+                let m = e.to_string();
+                assert!(
+                    ["damaged", "does not carry", "format tag", "newer"]
+                        .iter()
+                        .any(|w| m.contains(w)),
+                    "{what}: {m}"
+                );
+                1
+            }
+        }
+    };
+    let mut cases = 0;
+    for i in (0..bytes.len()).step_by(step) {
+        let mut dropped = bytes.to_vec();
+        dropped.remove(i);
+        cases += refused(dropped, &format!("dropping {i}"));
+        for &c in ALPHABET {
+            let mut changed = bytes.to_vec();
+            changed[i] = c;
+            cases += refused(changed, &format!("{} at {i}", c as char));
+            let mut added = bytes.to_vec();
+            added.insert(i, c);
+            cases += refused(added, &format!("adding {} at {i}", c as char));
+        }
+    }
+    for &c in ALPHABET {
+        let mut added = bytes.to_vec();
+        added.push(c);
+        cases += refused(added, &format!("adding {} at the end", c as char));
+    }
+    assert!(cases > 1000 * ALPHABET.len() / step, "{cases}");
+}
+
+#[test]
+fn links_made_before_the_checksum_open_unchanged() {
+    // An `s1` link (no checksum) of the example opens as the example.
+    let s = Scenario::example();
+    let json = serde_json::to_vec(&s).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    use base64::Engine;
+    let old = format!(
+        "s1.{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
+    );
+    assert_eq!(decode_fragment(&old), Ok(s));
+}
+
+#[test]
+fn a_page_link_with_its_view_decodes() {
+    let s = Scenario::example();
+    let frag = encode_fragment(&s);
+    for link in [
+        format!("https://example.org/planner/#{frag}&view=cynthia"),
+        format!("#{frag}&view=zeng"),
+        format!("  {frag}\n"),
+    ] {
+        assert_eq!(decode_fragment(&link), Ok(s.clone()), "{link}");
+    }
 }

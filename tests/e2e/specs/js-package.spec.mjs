@@ -70,7 +70,7 @@ test(name, async ({ ctx }) => {
 
     // The embed view, linked with encode(), shows the same figure the same way.
     const src = await page.locator('#planner').getAttribute('src');
-    assert.match(src, /^planner\/\?embed=1#s1\.[A-Za-z0-9_-]+$/, 'iframe src');
+    assert.match(src, /^planner\/\?embed=1#s2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'iframe src');
     const frame = page.frameLocator('#planner');
     await frame.locator(ID('embed-view')).waitFor({ timeout: 30_000 });
     const kpi = frame.locator(ID('zeng-iteration-time')).first();

@@ -39,7 +39,7 @@ test(name, async ({ ctx }) => {
   await page.locator(ID('cynthia-exact-plan')).waitFor();
   assert.equal(await page.locator(ID('view-cynthia')).getAttribute('aria-selected'), 'true', 'the view survives a reload');
   await page.locator(ID('share')).click();
-  assert.match(await page.locator(ID('share-url')).inputValue(), /#s1\.[A-Za-z0-9_-]+&view=cynthia$/);
+  assert.match(await page.locator(ID('share-url')).inputValue(), /#s2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+&view=cynthia$/);
   await showView(page, 'overview');
   await page.waitForFunction(() => !location.hash.includes('&view='));
 

@@ -10,7 +10,7 @@ test(name, async ({ ctx }) => {
   const t = await waitIteration(page, (x) => x < 15 && x > 5, 'between 5 and 15 s');
   await page.locator(ID('share')).click();
   const url = await page.locator(ID('share-url')).inputValue();
-  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/.*#s1\.[A-Za-z0-9_-]+$/, `share url ${url}`);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/.*#s2\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, `share url ${url}`);
   assert.equal(await page.evaluate(() => location.href), url, 'the address bar carries the scenario');
 
   const fresh = await ctx.newPage();
@@ -23,7 +23,7 @@ test(name, async ({ ctx }) => {
   await page.locator(ID('embed')).click();
   const snippet = await page.locator(ID('share-url')).inputValue();
   const src = snippet.match(/src="([^"]+)"/)[1];
-  assert.match(src, /\?embed=1#s1\./);
+  assert.match(src, /\?embed=1#s2\./);
   const embed = await ctx.newPage();
   await embed.setViewportSize({ width: 900, height: 900 });
   await embed.goto(src, { waitUntil: 'load' });
@@ -38,7 +38,7 @@ test(name, async ({ ctx }) => {
   // chart, a link back to the full view.
   await page.locator(ID('embed-card-link')).click();
   const cardSrc = (await page.locator(ID('share-url')).inputValue()).match(/src="([^"]+)"/)[1];
-  assert.match(cardSrc, /\?embed=card#s1\./);
+  assert.match(cardSrc, /\?embed=card#s2\./);
   const card = await ctx.newPage();
   await card.setViewportSize({ width: 640, height: 480 });
   await card.goto(cardSrc, { waitUntil: 'load' });
@@ -47,6 +47,6 @@ test(name, async ({ ctx }) => {
   assert.equal(await iterationSeconds(card), t, 'the card shows the same result');
   assert.equal(await card.evaluate(() => document.documentElement.scrollWidth), 640, 'fits a 640 px column');
   const back = await card.locator(ID('card-open')).getAttribute('href');
-  assert(!back.includes('embed') && back.includes('#s1.'), `link back to the full view: ${back}`);
+  assert(!back.includes('embed') && back.includes('#s2.'), `link back to the full view: ${back}`);
   await ctx.screenshot(card, 'embed-card');
 });

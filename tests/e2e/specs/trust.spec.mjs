@@ -29,7 +29,7 @@ const fileStem = (title) =>
 
 /** The scenario fragment (without "#" or page parameters) once the page wrote it. */
 async function scenarioFragment(page) {
-  await page.waitForFunction(() => /^#s1\.[A-Za-z0-9_-]{20,}/.test(location.hash));
+  await page.waitForFunction(() => /^#s2\.[A-Za-z0-9_-]{20,}/.test(location.hash));
   return page.evaluate(() => location.hash.slice(1).split('&')[0]);
 }
 
@@ -233,12 +233,14 @@ test(name, async ({ ctx }) => {
     const frag = await scenarioFragment(first);
     await first.close();
     const swap = (s, i) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
+    const mid = Math.floor(frag.length / 2);
+    // Every one of them fails the link's checksum: none opens as another plan.
     const bad = [
       ['cut 12 characters off the end', frag.slice(0, -12)],
-      // Early in the compressed stream (its code tables): the decompressor
-      // fails rather than the JSON reader.
       ['one character changed early', swap(frag, 10)],
-      ['one character changed in the middle', swap(frag, Math.floor(frag.length / 2))],
+      ['one character changed in the middle', swap(frag, mid)],
+      ['one character added', frag.slice(0, mid) + 'x' + frag.slice(mid)],
+      ['one character dropped', frag.slice(0, mid) + frag.slice(mid + 1)],
     ];
     const problems = [];
     for (const [what, f] of bad) {
@@ -252,6 +254,7 @@ test(name, async ({ ctx }) => {
       const msg = (await banner.textContent()).trim();
       log(`     ${what}: ${msg.length} chars: ${msg.slice(0, 160)}${msg.length > 160 ? '…' : ''}`);
       if (hash !== `#${f}`) problems.push(`${what}: address bar became ${hash.slice(0, 30)}… (${hash.length} chars, link was ${f.length + 1})`);
+      if (!/damaged/.test(msg)) problems.push(`${what}: the message does not say the link is damaged: ${msg}`);
       if (msg.length >= 200) problems.push(`${what}: message ${msg.length} characters`);
       if (what.startsWith('cut') && !/cut (short|off)/.test(msg)) problems.push(`${what}: the message does not say the link was cut: ${msg}`);
       if (/\d+, \d+, \d+/.test(msg)) problems.push(`${what}: message lists numbers: ${msg.slice(0, 120)}`);
