@@ -103,6 +103,7 @@ impl Scenario {
             pushes: Some(34),
             extra_forward_flop_per_sample: 0.0,
             transfer_values: None,
+            pull_values: None,
             ignored: Vec::new(),
         });
         Scenario {

@@ -163,6 +163,13 @@ pub fn WorkloadPanel() -> impl IntoView {
                     help="Tables 6-7 sent TensorFlow's weights + biases (1001 classes)."
                 />
                 <NumberField
+                    label="values per pull, when not a push's (0 = as a push)"
+                    value=Signal::derive(move || net.with(|n| n.pull_values.unwrap_or(0.0)))
+                    on_set=set_net(|n, v| n.pull_values = (v != 0.0).then_some(v))
+                    testid="pull-values"
+                    help="Eq. 30 pulls the parameters P, Eq. 31 pushes the gradients G: they differ when gradients are compressed or sent at another precision."
+                />
+                <NumberField
                     label="extra forward work per sample (activations) [FLOP]"
                     value=Signal::derive(move || net.with(|n| n.extra_forward_flop_per_sample))
                     on_set=set_net(|n, v| n.extra_forward_flop_per_sample = v)

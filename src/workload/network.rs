@@ -43,10 +43,16 @@ pub struct Network {
     /// out; the authors' spreadsheet adds 83 per output element to AlexNet only.
     #[serde(default)]
     pub extra_forward_flop_per_sample: f64,
-    /// Values sent per push and per pull; defaults to the weights.
+    /// Values sent per push (`G`, the gradients) and, unless
+    /// `pull_values` says otherwise, per pull; defaults to the weights.
     /// Tables 6-7 send weights + biases of TensorFlow's 1001-class variants.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer_values: Option<f64>,
+    /// Values per pull (`P`, the parameters, Eq. 30) when they differ from
+    /// a push's (compressed or lower-precision gradients); defaults to
+    /// the push's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull_values: Option<f64>,
     /// Layers an importer skipped, kept so the UI can list them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<IgnoredLayer>,
@@ -62,8 +68,10 @@ pub struct NetworkSummary {
     pub weights: f64,
     pub biases: f64,
     pub output_elements: f64,
-    /// Values per push/pull.
+    /// Values per push.
     pub transfer_values: f64,
+    /// Values per pull.
+    pub pull_values: f64,
     pub from_given_figures: bool,
 }
 
@@ -81,6 +89,7 @@ impl Network {
             pushes: None,
             extra_forward_flop_per_sample: 0.0,
             transfer_values: None,
+            pull_values: None,
             ignored: Vec::new(),
         }
     }
@@ -101,6 +110,7 @@ impl Network {
             biases: self.layers.iter().map(|l| l.biases() as f64).sum(),
             output_elements: self.layers.iter().map(|l| l.output_elements() as f64).sum(),
             transfer_values: self.transfer_values.unwrap_or(weights),
+            pull_values: self.pull_values.or(self.transfer_values).unwrap_or(weights),
             from_given_figures: from_given,
         }
     }
@@ -192,7 +202,10 @@ impl Network {
             self.extra_forward_flop_per_sample,
         );
         if let Some(t) = self.transfer_values {
-            check("transfer_values", "values per push/pull", WEIGHTS, t);
+            check("transfer_values", "values per push", WEIGHTS, t);
+        }
+        if let Some(t) = self.pull_values {
+            check("pull_values", "values per pull", WEIGHTS, t);
         }
         errs
     }

@@ -38,6 +38,7 @@ pub fn network_presets() -> Vec<NetworkPreset> {
                 pushes: Some(19),
                 extra_forward_flop_per_sample: 83.0 * 515_816.0,
                 transfer_values: Some(63_380_347.0),
+                pull_values: None,
                 ignored: Vec::new(),
             },
         },
@@ -80,20 +81,20 @@ pub fn network_presets() -> Vec<NetworkPreset> {
             "vgg16c",
             "VGG-16 C (with 1×1 convs)",
             "VGG config C: like D, but the last conv of blocks 3-5 is 1×1. 224×224 input, 1000 classes. \
-             Table 1: forward 2.3548e10, backward 1.1358e10 = 85 × weights; this table reproduces both. \
-             The push count 34 printed on Table 1's \"Vgg16C\" row belongs to config D (the network the \
-             experiments use), so none is set here.",
+             Table 1: forward 2.3548e10, backward 1.1359e10 = 85 × weights; this table reproduces both. \
+             Pushes = 34, as printed on Table 1's \"Vgg16C\" row: the weights and biases of its 16 conv \
+             and fc layers plus 2 scalars, the count that gives A's 24 and E's 40.",
             "VGG-16 C",
             &VGG_C,
-            None,
+            Some(34),
             None,
         ),
         vgg_preset(
             "vgg16",
             "VGG-16 (config D)",
             "VGG config D, 224×224 input, 1000 classes; Eq. 4 over conv and fc layers. Table 1: forward \
-             3.0947e10, backward 1.1759e10 = 85 × weights. Pushes = 34 (printed on the \"Vgg16C\" row of \
-             Table 1, but D is the network the experiments use). Values per transfer = 138,361,643: weights \
+             3.0947e10, backward 1.1759e10 = 85 × weights. Pushes = 34: Table 1 prints it on the \"Vgg16C\" \
+             row, and D has the same 16 conv and fc layers, so the same count. Values per transfer = 138,361,643: weights \
              + biases of TensorFlow's 1001-class VGG-16 plus 2 scalars, which Tables 6-7 transfer; Tables \
              4-5 match the plain weights count, which you get by clearing that field.",
             "VGG-16",
@@ -212,6 +213,7 @@ fn given_preset(
             pushes,
             extra_forward_flop_per_sample: 0.0,
             transfer_values,
+            pull_values: None,
             ignored: Vec::new(),
         },
     }
@@ -237,6 +239,7 @@ fn vgg_preset(
             pushes,
             extra_forward_flop_per_sample: 0.0,
             transfer_values,
+            pull_values: None,
             ignored: Vec::new(),
         },
     }

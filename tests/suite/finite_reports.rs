@@ -114,6 +114,7 @@ fn network() -> impl Strategy<Value = Network> {
             pushes: None,
             extra_forward_flop_per_sample: 0.0,
             transfer_values: None,
+            pull_values: None,
             ignored: Vec::new(),
         }),
     ];
@@ -122,10 +123,12 @@ fn network() -> impl Strategy<Value = Network> {
         zero_to(1e18),
         prop::option::of(log_in(1.0, 1e13)),
         prop::option::of(count(1, 1_000_000)),
+        prop::option::of(log_in(1.0, 1e13)),
     )
-        .prop_map(|(mut n, extra, values, pushes)| {
+        .prop_map(|(mut n, extra, values, pushes, pulls)| {
             n.extra_forward_flop_per_sample = extra;
             n.transfer_values = values.or(n.transfer_values);
+            n.pull_values = pulls;
             n.pushes = pushes.or(n.pushes);
             n
         })

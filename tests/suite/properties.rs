@@ -46,6 +46,7 @@ fn net() -> impl Strategy<Value = NetworkFigures> {
             backward_flop: b,
             pushes: p,
             transfer_bytes: t,
+            pull_bytes: t,
         })
 }
 

@@ -66,7 +66,7 @@ const CHANGED_BY_UPGRADE: [(&str, &str); 1] = [("cifar10-spot-2ps", "zeng")];
 /// Figures and charts added since version 1, left out of the digests: the
 /// numbers version 1 reported must stay; new ones are not in its results.
 /// (model, figure or chart key.)
-const ADDED_SINCE_V1: [(&str, &str); 7] = [
+const ADDED_SINCE_V1: [(&str, &str); 9] = [
     ("zeng", "cost-per-iteration"),
     ("zeng", "cost-per-1000-iterations"),
     ("zeng", "cluster-price"),
@@ -74,7 +74,40 @@ const ADDED_SINCE_V1: [(&str, &str); 7] = [
     ("zeng", "epoch-time"),
     ("zeng", "cost-per-epoch"),
     ("zeng", "cost"),
+    ("zeng", "pull-values"),
+    ("zeng", "pull-bytes"),
 ];
+
+/// Table columns added since version 1, left out likewise: (model, table
+/// key, column index in today's table).
+const COLUMNS_ADDED_SINCE_V1: [(&str, &str, usize); 1] = [
+    // Eq. 17's updated ratio u, next to r.
+    ("cynthia", "algorithm1", 2),
+];
+
+/// `item` (a table) without the columns added since version 1.
+fn as_in_v1(model: &str, item: &Value) -> Value {
+    let key = item["key"].as_str().unwrap_or("");
+    let mut item = item.clone();
+    for &(_, _, at) in COLUMNS_ADDED_SINCE_V1
+        .iter()
+        .filter(|&&(m, k, _)| m == model && k == key)
+    {
+        if let Some(cols) = item["columns"].as_array_mut() {
+            if at < cols.len() {
+                cols.remove(at);
+            }
+        }
+        for row in item["rows"].as_array_mut().into_iter().flatten() {
+            if let Some(cells) = row.as_array_mut() {
+                if at < cells.len() {
+                    cells.remove(at);
+                }
+            }
+        }
+    }
+    item
+}
 
 fn added_since_v1(model: &str, item: &Value) -> bool {
     let key = item["key"].as_str().unwrap_or("");
@@ -143,7 +176,7 @@ fn digest(name: &str, s: &Scenario) -> BTreeMap<String, String> {
                     continue;
                 }
                 let key = item["key"].as_str().unwrap_or("?");
-                section(format!("{part}/{key}"), item);
+                section(format!("{part}/{key}"), &as_in_v1(id, item));
             }
         }
     }

@@ -56,6 +56,7 @@ fn small() -> Scenario {
                 pushes: None,
                 extra_forward_flop_per_sample: 0.0,
                 transfer_values: None,
+                pull_values: None,
                 ignored: Vec::new(),
             },
             profile: None,

@@ -57,6 +57,7 @@ fn algorithm2_first_backward_segment() {
         backward_flop: 40.0,
         pushes: Some(4),
         transfer_bytes: 8.0,
+        pull_bytes: 8.0,
     };
     assert_eq!(queue_compute_s(&net, &gpu(10.0, 1), 2), 3.0);
     assert_eq!(
@@ -73,6 +74,7 @@ fn timeline_segments_and_regime() {
         backward_flop: 40.0,
         pushes: Some(4),
         transfer_bytes: 8.0,
+        pull_bytes: 8.0,
     };
     let workers = vec![
         WorkerInput {
@@ -135,6 +137,7 @@ fn calibration_inverts_eq28() {
         backward_flop: 5e9,
         pushes: None,
         transfer_bytes: 1.0,
+        pull_bytes: 1.0,
     };
     let simd = calibrate_simd(&net, 2e9, 32, 11.59).unwrap_or_default();
     let back = standalone_s(&net, &Processor::Cpu { hz: 2e9, simd }, 32);
@@ -142,4 +145,52 @@ fn calibration_inverts_eq28() {
     assert_eq!(calibrate_simd(&net, 2e9, 32, 0.0), None);
     assert_eq!(calibrate_simd(&net, 2e9, 32, f64::NAN), None);
     assert_eq!(calibrate_simd(&net, 2e9, 32, -1.0), None);
+}
+
+/// Eq. 30/31: a pull moves the parameters P, a push the gradients G. With
+/// gradients sent at half the size, each push takes half as long, each
+/// pull as long as before, and the queue, the timeline and Eq. 32 use
+/// both; without a pull size, a pull is a push (every older link keeps
+/// its numbers).
+#[test]
+fn pulls_and_pushes_have_their_own_sizes() {
+    use ddnn_planner::models::zeng::evaluate_zeng;
+    use ddnn_planner::scenario::Scenario;
+    let s = Scenario::example();
+    let same = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(same.queue.t_push_s, same.queue.t_pull_s);
+
+    let mut half = s.clone();
+    let n = &mut half.workload.network;
+    let g = n.summary().transfer_values;
+    n.pull_values = Some(g);
+    n.transfer_values = Some(g / 2.0);
+    let e = evaluate_zeng(&half).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!((e.queue.t_push_s - same.queue.t_push_s / 2.0).abs() < 1e-9 * same.queue.t_push_s);
+    assert_eq!(e.queue.t_pull_s, same.queue.t_pull_s);
+    // Communication-bound: Eq. 32's n·T_pull + T_min + n·T_push.
+    let n = e.queue.workers.len() as f64;
+    let t_min = e
+        .queue
+        .workers
+        .iter()
+        .map(|w| w.compute_s)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        (e.regime.eq32_s - (n * e.queue.t_pull_s + t_min + n * e.queue.t_push_s)).abs()
+            < 1e-9 * e.regime.eq32_s
+    );
+    assert!(e.queue.iteration_s < same.queue.iteration_s);
+    let r = ddnn_planner::models::evaluate(&ddnn_planner::models::zeng::Zeng, &half)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let fig = |k: &str| {
+        r.figures
+            .iter()
+            .chain(&r.headline)
+            .find(|f| f.key == k)
+            .and_then(|f| f.value.number())
+            .unwrap_or_else(|| panic!("{k}"))
+    };
+    assert_eq!(fig("pull-values"), g);
+    assert_eq!(fig("transfer-values"), g / 2.0);
 }

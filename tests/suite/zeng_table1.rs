@@ -112,7 +112,9 @@ fn pushes_and_transfer_values() {
         ("overfeat", Some(20)),
         ("vgg11", Some(24)),
         ("vgg13", None),
-        ("vgg16c", None),
+        // Table 1's "Vgg16C" row prints 34: 16 layers' weights and biases
+        // plus 2 scalars, as A's 24 and E's 40 count.
+        ("vgg16c", Some(34)),
         ("vgg16", Some(34)),
         ("vgg19", Some(40)),
         ("resnet18", None),

@@ -547,6 +547,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
             columns: vec![
                 Column::new("type", Unit::None),
                 Column::new("r (Eq. 12)", Unit::None),
+                Column::new("u (Eq. 17; ASP: r)", Unit::None),
                 Column::new("n_lo", Unit::Count),
                 Column::new("n_hi", Unit::Count),
                 Column::new("n_ps", Unit::Count),
@@ -565,6 +566,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
                     vec![
                         Value::text(t.instance.clone()),
                         b.map_or(Value::Empty, |b| Value::num(b.r, Unit::None)),
+                        b.map_or(Value::Empty, |b| Value::num(b.ratio, Unit::None)),
                         n(|b| b.n_lo),
                         n(|b| b.n_hi),
                         n(|b| b.n_ps),
@@ -572,7 +574,7 @@ fn plans(e: &CynthiaEvaluation, r: &mut Report) {
                     ]
                 })
                 .collect(),
-            caption: "Per type, n_ps is fixed by Eq. 18/22 and n_wk rises from n_lo to n_hi; the first n_wk with t_iter·s < T_g that is cheaper than the best so far is kept and the loop stops.".into(),
+            caption: "Per type, u = min(r, T_g·b/(2·s·g)) is the ratio Eq. 17 updates r to under BSP (ASP keeps r); n_ps is fixed by Eq. 18/22 and n_wk rises from n_lo to n_hi; the first n_wk with t_iter·s < T_g that is cheaper than the best so far is kept and the loop stops.".into(),
         });
     }
 
@@ -1010,6 +1012,15 @@ mod tests {
             .table("algorithm1")
             .unwrap_or_else(|| panic!("no algorithm1"));
         assert_eq!(a1.rows.len(), e.types.len());
+        // Eq. 17's updated ratio is shown for every type, and never above r.
+        let num = |v: &Value| v.number().unwrap_or(f64::NAN);
+        let paper = e.paper.as_ref().unwrap_or_else(|| panic!("no paper plan"));
+        for (row, t) in a1.rows.iter().zip(&paper.per_type) {
+            if let Some(b) = &t.bounds {
+                assert_eq!(num(&row[2]), b.ratio, "{}", t.instance);
+                assert!(num(&row[2]) <= num(&row[1]), "{}", t.instance);
+            }
+        }
         let curves = r
             .table("cost-curves")
             .unwrap_or_else(|| panic!("no cost-curves"));

@@ -51,6 +51,7 @@ pub struct ZengEvaluation {
     pub backward_flop: f64,
     pub pushes: Option<u32>,
     pub transfer_bytes: f64,
+    pub pull_bytes: f64,
     /// The PS link this evaluation used, bytes/s.
     pub bandwidth_bytes_per_s: f64,
     pub groups: Vec<GroupFigures>,
@@ -192,6 +193,7 @@ pub fn network_figures(s: &Scenario) -> (NetworkSummary, NetworkFigures) {
         backward_flop: section::settings(s).flops_per_weight * summary.weights,
         pushes: net.pushes,
         transfer_bytes: summary.transfer_values * BYTES_PER_VALUE,
+        pull_bytes: summary.pull_values * BYTES_PER_VALUE,
     };
     (summary, figures)
 }
@@ -282,7 +284,9 @@ fn point(x: f64, net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> 
 /// Log-spaced PS bandwidths from 0.1 to 100 Gb/s (ten per decade), in
 /// bytes/s: `0.1e9 / 8 · 10^(k/10)`. Written out because `powf` rounds
 /// differently natively and in wasm, and both builds must agree to the bit.
-const BANDWIDTH_GRID: [f64; 31] = [
+/// How many PS bandwidths the bandwidth chart draws.
+pub const BANDWIDTH_POINTS: usize = 31;
+const BANDWIDTH_GRID: [f64; BANDWIDTH_POINTS] = [
     12500000.0,
     15736567.647427091,
     19811164.90576392,
@@ -482,6 +486,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         backward_flop: net.backward_flop,
         pushes: net.pushes,
         transfer_bytes: net.transfer_bytes,
+        pull_bytes: net.pull_bytes,
         bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
         groups,
         queue,

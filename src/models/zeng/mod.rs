@@ -58,8 +58,10 @@ pub struct NetworkFigures {
     /// Gradient pushes per iteration; `None` means one push at the end of
     /// the backward pass (GPU workers then compute the whole backward first).
     pub pushes: Option<u32>,
-    /// Bytes per push (`G`) and per pull (`P`).
+    /// Bytes per push (`G`, Eq. 31).
     pub transfer_bytes: f64,
+    /// Bytes per pull (`P`, Eq. 30).
+    pub pull_bytes: f64,
 }
 
 /// The PS link.
@@ -191,7 +193,7 @@ pub fn push_queue(
 /// Runs the queue for a set of workers and lays out its timeline.
 pub fn simulate(net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> QueueResult {
     let t_push = link.transfer_s(net.transfer_bytes);
-    let t_pull = t_push;
+    let t_pull = link.transfer_s(net.pull_bytes);
     let compute: Vec<f64> = workers
         .iter()
         .map(|w| queue_compute_s(net, &w.processor, w.batch_size))

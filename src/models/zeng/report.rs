@@ -95,7 +95,11 @@ fn headline(e: &ZengEvaluation) -> Vec<Figure> {
         .source("Eq. 28/33"),
         Figure::new(
             "t-push",
-            "T_push = T_pull per worker",
+            if e.pull_bytes == e.transfer_bytes {
+                "T_push = T_pull per worker"
+            } else {
+                "T_push per worker"
+            },
             Value::num(e.queue.t_push_s, Unit::Seconds),
         )
         .source("Eq. 31"),
@@ -149,13 +153,23 @@ fn figures(e: &ZengEvaluation) -> Vec<Figure> {
         Figure::new("weights", "weights", Value::count(n.weights)),
         Figure::new(
             "transfer-values",
-            "values per push/pull",
+            "values per push (G)",
             Value::count(n.transfer_values),
         ),
         Figure::new(
             "transfer-bytes",
-            "bytes per push/pull",
+            "bytes per push (G)",
             Value::num(e.transfer_bytes, Unit::Megabytes),
+        ),
+        Figure::new(
+            "pull-values",
+            "values per pull (P)",
+            Value::count(n.pull_values),
+        ),
+        Figure::new(
+            "pull-bytes",
+            "bytes per pull (P)",
+            Value::num(e.pull_bytes, Unit::Megabytes),
         ),
     ];
     if let Some(p) = e.pushes {
