@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::errors::ReadError;
 use crate::models::decode_fragment;
 use crate::models::{by_id, evaluate, Model, Unavailable, MODELS};
-use crate::report::{csv::csv, text};
+use crate::report::{csv::csv, text, Report};
 use crate::scenario::codec::encode_link;
 use crate::scenario::files::{
     apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
@@ -301,6 +301,27 @@ fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, CliError> {
         .collect()
 }
 
+/// `evaluate`, saying on a terminal's standard error how far a model that
+/// computes in parts has got (a long simulation is never silent; Ctrl-C
+/// stops it). Nothing is written when standard error is not a terminal.
+fn evaluate_with_progress(m: &'static dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
+    use std::io::IsTerminal;
+    let mut err = std::io::stderr();
+    if !err.is_terminal() {
+        return evaluate(m, s);
+    }
+    let mut shown = false;
+    let r = crate::models::evaluate_streamed(m, s, &mut |_, done, total| {
+        let _ = write!(err, "\r{}: {done} of {total} parts computed…", m.name());
+        let _ = err.flush();
+        shown = true;
+    });
+    if shown {
+        let _ = write!(err, "\r\x1b[2K");
+    }
+    r
+}
+
 /// Output text and whether any model's inputs were invalid.
 fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
     let (s, log) = build_scenario(a)?;
@@ -309,7 +330,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
     let outcomes: Vec<_> = MODELS
         .iter()
         .filter(|m| wanted.iter().any(|w| w.id() == m.id()))
-        .map(|&m| (m, evaluate(m, &s)))
+        .map(|&m| (m, evaluate_with_progress(m, &s)))
         .collect();
     let invalid = outcomes
         .iter()

@@ -36,6 +36,9 @@ macro_rules! declare_models {
 
 registry!(declare_models);
 
+pub mod work;
+pub use work::Work;
+
 use std::borrow::Cow;
 
 use crate::errors::FieldError;
@@ -66,7 +69,13 @@ pub trait Model: Sync {
     fn validate(&self, _s: &Scenario) -> Vec<FieldError> {
         Vec::new()
     }
-    /// The model's report, assuming `s` passed `validate_for(self)`.
+    /// The size of its work on `s`, each measure with its budget, stated
+    /// before it runs (`work::Work`); asked only of a scenario that passed
+    /// `validate_for(self)`. Over a budget, the registry refuses `s` at
+    /// the input to reduce and nothing is computed.
+    fn work(&self, s: &Scenario) -> Vec<Work>;
+    /// The model's report, assuming `s` passed `validate_for(self)` and
+    /// its work fits its budget.
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable>;
     /// The same, for a model that computes in parts (a simulation over
     /// worker counts): `partial(report so far, parts done, parts)` after
@@ -267,7 +276,10 @@ pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
 
 /// What `model` reads passes validation, or the messages that stop it.
 fn valid(model: &dyn Model, s: &Scenario) -> Result<(), Unavailable> {
-    let errors = validate_for(model, s);
+    let mut errors = validate_for(model, s);
+    if errors.is_empty() {
+        errors = work::over_budget(model.name(), &model.work(s));
+    }
     if errors.is_empty() {
         Ok(())
     } else {
@@ -275,10 +287,29 @@ fn valid(model: &dyn Model, s: &Scenario) -> Result<(), Unavailable> {
     }
 }
 
+/// A report whose every number is finite; else why not, at the model's
+/// section. Validation keeps inputs where the arithmetic stays finite:
+/// should a number still overflow, the page and the exports say so
+/// rather than show "inf" or write `null`.
+fn finite(model: &dyn Model, r: Report) -> Result<Report, Unavailable> {
+    match r.non_finite() {
+        None => Ok(r),
+        Some(at) => Err(Unavailable::Invalid {
+            errors: vec![FieldError {
+                field: format!("models.{}", model.id()),
+                message: format!(
+                    "{}: these inputs give a number too large or too small to compute ({at}): check the rates, bandwidths and sizes it reads",
+                    model.name()
+                ),
+            }],
+        }),
+    }
+}
+
 /// Validates what `model` reads, then evaluates it.
 pub fn evaluate(model: &dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
     valid(model, s)?;
-    model.report(s)
+    finite(model, model.report(s)?)
 }
 
 /// `evaluate` with the model's partial reports on the way.
@@ -288,7 +319,7 @@ pub fn evaluate_streamed(
     partial: &mut dyn FnMut(Report, u32, u32),
 ) -> Result<Report, Unavailable> {
     valid(model, s)?;
-    model.report_streamed(s, partial)
+    finite(model, model.report_streamed(s, partial)?)
 }
 
 /// `Model::parts` of a scenario that passes `model`'s validation (0
@@ -310,7 +341,12 @@ pub fn assemble(
     parts: &[Option<String>],
 ) -> Result<Report, Unavailable> {
     valid(model, s)?;
-    model.assemble(s, parts)
+    let r = model.assemble(s, parts)?;
+    if parts.iter().all(Option::is_some) {
+        finite(model, r)
+    } else {
+        Ok(r)
+    }
 }
 
 /// Every model's outcome, in registry order.

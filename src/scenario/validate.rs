@@ -30,8 +30,9 @@ impl Scenario {
             errs.push(err(
                 "hardware.catalog",
                 format!(
-                    "the catalog has {} instance types, more than the {MAX_CATALOG_ENTRIES} accepted: remove some",
-                    fmt_count(catalog.len() as f64)
+                    "the catalog has {} instance types, more than the {} accepted: remove some",
+                    fmt_count(catalog.len() as f64),
+                    fmt_count(MAX_CATALOG_ENTRIES as f64)
                 ),
             ));
             return errs;

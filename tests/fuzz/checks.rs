@@ -47,6 +47,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("scenario", scenario),
     ("fragment", fragment),
     ("evaluate", evaluate),
+    ("structure", structure),
 ];
 
 /// The bytes as the page hands them to a parser: text, or nothing.
@@ -317,5 +318,207 @@ fn bound_runtime(s: &mut Scenario) {
     if let Ok(mut st) = s.section::<StashSettings>("stash") {
         st.max_machines = st.max_machines.min(16);
         s.set_section("stash", &st);
+    }
+}
+
+/// A scenario whose *structure* varies, not only its numbers: how many
+/// catalog types and how long their names, quotas on many types, many
+/// worker groups, a Li et al. profile of up to 200,000 ops with chains,
+/// fan-ins and cycles, a Paleo network with huge `splits` (whole or
+/// float) and long `@all` parent lists, every model's lengths raised to
+/// their largest. Nothing is capped here: the product's own limits (the
+/// readers' sizes, validation, each model's work budget) must keep every
+/// input inside the fuzzer's 512 MB and 10 s, and every report finite.
+///
+/// Sizes are drawn log-uniformly (`size`), so most inputs are small and
+/// the large ones still come up often.
+fn structure(data: &[u8]) {
+    let mut u = arbitrary::Unstructured::new(data);
+    let Ok(pick) = u.choose_index(EXAMPLES.len()) else {
+        return;
+    };
+    let Ok(mut s) = ddnn_planner::models::from_json(EXAMPLES[pick]) else {
+        return;
+    };
+    let changes = u.int_in_range(1..=4u8).unwrap_or(1);
+    for _ in 0..changes {
+        let Ok(kind) = u.int_in_range(0..=6u8) else {
+            break;
+        };
+        match kind {
+            0 => more_types(&mut u, &mut s),
+            1 => quotas(&mut u, &mut s),
+            2 => groups(&mut u, &mut s),
+            3 => li_profile_of(&mut u, &mut s),
+            4 => paleo_network(&mut u, &mut s),
+            5 => lengths_raised(&mut u, &mut s),
+            _ => long_name(&mut u, &mut s),
+        }
+    }
+    // Larger documents are refused by every reader before they are read.
+    if s.to_json().len() > ddnn_planner::scenario::MAX_SCENARIO_BYTES {
+        return;
+    }
+    for (m, outcome) in evaluate_all(&s) {
+        if let Ok(r) = outcome {
+            if let Some(at) = r.non_finite() {
+                panic!("{}: a number that is not finite at {at}", m.id());
+            }
+        }
+    }
+}
+
+/// A size in 0..=max, log-uniform.
+fn size(u: &mut arbitrary::Unstructured, max: usize) -> usize {
+    let b = u.arbitrary::<u8>().unwrap_or(0);
+    ((max as f64 + 1.0).powf(f64::from(b) / 255.0) - 1.0).round() as usize
+}
+
+/// Copies of the catalog's types under new names (up to 5,000 types).
+fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let n = size(u, 5_000);
+    let base = s.hardware.catalog.clone();
+    if base.is_empty() {
+        return;
+    }
+    for i in 0..n {
+        let mut t = base[i % base.len()].clone();
+        t.name = format!("{} copy {i}", t.name);
+        s.hardware.catalog.push(t);
+    }
+}
+
+/// A quota of up to 64 on the first up to 64 types (spotDNN's search).
+fn quotas(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let types = size(u, 64);
+    let quota = size(u, 64) as u32;
+    for t in s.hardware.catalog.iter_mut().take(types) {
+        t.quota = Some(quota);
+    }
+}
+
+/// Up to 5,000 worker groups over the catalog, each of up to 5,000.
+fn groups(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let n = size(u, 5_000);
+    let count = size(u, 5_000).max(1) as u32;
+    let Some(first) = s.hardware.cluster.workers.first().cloned() else {
+        return;
+    };
+    let names: Vec<String> = s.hardware.catalog.iter().map(|t| t.name.clone()).collect();
+    for i in 0..n {
+        let mut g = first.clone();
+        if let Some(name) = names.get(i % names.len().max(1)) {
+            g.instance = name.clone();
+        }
+        g.count = count;
+        g.batch_size = 1 + (i as u32 % 512);
+        s.hardware.cluster.workers.push(g);
+    }
+}
+
+/// A Li et al. profile of up to 200,000 ops: a chain, a fan-in onto one
+/// op, or a chain closed into a cycle, amounts at the edges.
+fn li_profile_of(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let n = size(u, 200_000).max(1);
+    let shape = u.int_in_range(0..=2u8).unwrap_or(0);
+    let amount = EDGES[u.choose_index(EDGES.len()).unwrap_or(6)];
+    let resources = ["downlink", "worker", "uplink", "ps"];
+    let ops: Vec<Value> = (0..n)
+        .map(|i| {
+            let deps: Vec<usize> = match shape {
+                0 if i > 0 => vec![i - 1],
+                1 if i + 1 == n => (0..i).collect(),
+                2 => vec![(i + n - 1) % n],
+                _ => Vec::new(),
+            };
+            serde_json::json!({
+                "name": format!("op{i}"),
+                "resource": resources[i % 4],
+                "deps": deps,
+            })
+        })
+        .collect();
+    let profile = serde_json::json!({
+        "name": "fuzz",
+        "batch": 32,
+        "ops": ops,
+        "steps": [vec![amount; n]],
+    });
+    let Ok(p) = LiProfile::from_json(&profile.to_string()) else {
+        return;
+    };
+    use ddnn_planner::models::li::section::LiSettings;
+    let mut li = s.section::<LiSettings>("li").unwrap_or_default();
+    li.profile = Some(p);
+    li.generate = None;
+    li.profile_ref = None;
+    s.set_section("li", &li);
+}
+
+/// A Paleo network with one `ModelParallel` block of up to 10⁸ splits
+/// (written whole or as a float) and a layer with up to 50,000 `@all`
+/// parents, read by the importer; what it accepts becomes the network.
+fn paleo_network(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let splits = size(u, 100_000_000).max(1);
+    let float = u.arbitrary::<bool>().unwrap_or(false);
+    let parents = size(u, 50_000);
+    let splits_json = if float {
+        format!("{:e}", splits as f64)
+    } else {
+        splits.to_string()
+    };
+    let all = vec!["\"p/a@all\""; parents.max(1)].join(",");
+    let text = format!(
+        r#"{{"name": "fuzz", "layers": {{
+            "data": {{"type": "Input", "tensor": [1, 8, 8, 3]}},
+            "p": {{"type": "ModelParallel", "splits": {splits_json}, "parents": ["data"], "layers": {{
+                "a": {{"type": "Convolution", "filter": [3, 3, 3, 64], "padding": "SAME", "strides": [1, 1, 1, 1], "parents": []}}
+            }}}},
+            "q": {{"type": "Concatenate", "parents": [{all}]}}
+        }}}}"#
+    );
+    if let Ok(imported) = import_paleo(&text) {
+        s.workload.network = imported.network;
+    }
+}
+
+/// Every model's lengths (steps, seeds, workers, sweeps) raised, up to the
+/// largest each accepts (validation refuses what is over).
+fn lengths_raised(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    use ddnn_planner::models::cynthia::section::CynthiaSettings;
+    use ddnn_planner::models::li::section::LiSettings;
+    use ddnn_planner::models::spotdnn::section::SpotDnnSettings;
+    use ddnn_planner::models::stash::section::StashSettings;
+    use ddnn_planner::models::zeng::section::ZengSettings;
+    let n = |u: &mut arbitrary::Unstructured, max: usize| size(u, max).max(1) as u32;
+    if let Ok(mut li) = s.section::<LiSettings>("li") {
+        li.steps = n(u, 100_000);
+        li.seeds = n(u, 20);
+        li.max_workers = n(u, 64);
+        s.set_section("li", &li);
+    }
+    let mut z = s.section::<ZengSettings>("zeng").unwrap_or_default();
+    z.sweep_max_workers = n(u, 256);
+    s.set_section("zeng", &z);
+    let mut c = s.section::<CynthiaSettings>("cynthia").unwrap_or_default();
+    c.max_workers = n(u, 256);
+    s.set_section("cynthia", &c);
+    if let Ok(mut sp) = s.section::<SpotDnnSettings>("spotdnn") {
+        sp.max_workers = n(u, 256);
+        s.set_section("spotdnn", &sp);
+    }
+    if let Ok(mut st) = s.section::<StashSettings>("stash") {
+        st.max_machines = n(u, 64);
+        s.set_section("stash", &st);
+    }
+}
+
+/// A title or a catalog name of up to 4 MB.
+fn long_name(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    let name = "n".repeat(size(u, 4_000_000));
+    if u.arbitrary::<bool>().unwrap_or(false) {
+        s.title = name;
+    } else if let Some(t) = s.hardware.catalog.first_mut() {
+        t.name = name;
     }
 }

@@ -20,7 +20,7 @@ HOST=$(rustc -vV | sed -n 's/^host: //p')
 BIN=$ROOT/target/$HOST/fuzz/fuzz
 OUT=$ROOT/target/fuzz
 TARGETS=(layer_table paleo profile li_profile chrome_trace loss_curve runs fit_points
-         cluster_text catalog scenario fragment evaluate)
+         cluster_text catalog scenario fragment evaluate structure)
 
 build() {
   # The flags cargo-fuzz passes, on the stable toolchain (no sanitizer: the
@@ -38,7 +38,7 @@ seeds() {
   local t=$1
   [[ -d tests/fuzz/seeds/$t ]] && echo "tests/fuzz/seeds/$t"
   case $t in
-    evaluate|chrome_trace) ;;
+    evaluate|chrome_trace|structure) ;;
     *) echo public/examples; echo tests/fixtures/v1 ;;
   esac
 }

@@ -261,9 +261,10 @@ fn the_example_saturates_at_the_link_bound_and_cynthia_predicts_lower() {
     let s = ddnn_planner::models::li::presets::example();
     let e = ddnn_planner::models::li::eval::evaluate(&s).unwrap_or_else(|e| panic!("{e:?}"));
     let best = e.points.iter().map(|p| p.sim.mean).fold(0.0, f64::max);
+    let bound = e.link_bound.unwrap_or(f64::NAN);
     // Steps are counted whole at the window's edges: within 0.5%.
-    assert!(best <= e.link_bound * 1.005, "{best} of {}", e.link_bound);
-    assert!(best > 0.99 * e.link_bound, "{best} of {}", e.link_bound);
+    assert!(best <= bound * 1.005, "{best} of {bound}");
+    assert!(best > 0.99 * bound, "{best} of {bound}");
     assert!(e.saturation < 8);
     for p in &e.points {
         let sim = &p.sim;
@@ -279,4 +280,182 @@ fn the_example_saturates_at_the_link_bound_and_cynthia_predicts_lower() {
     // One worker: exactly the profile's step, the same in every seed.
     let one = &e.points[0].sim;
     assert!((one.max - one.min) / one.mean < 0.01);
+}
+
+/// Log-uniform in `lo..=hi` (`lo > 0`), the ends themselves often.
+fn log_in(lo: f64, hi: f64) -> BoxedStrategy<f64> {
+    prop_oneof![
+        1 => Just(lo),
+        1 => Just(hi),
+        4 => (lo.ln()..=hi.ln()).prop_map(move |x| x.exp().clamp(lo, hi)),
+    ]
+    .boxed()
+}
+
+/// An amount within `b`'s range: 0, its least other value, its top, or
+/// log-uniform between.
+fn amount_in(b: ddnn_planner::bounds::Bounds) -> BoxedStrategy<f64> {
+    prop_oneof![1 => Just(0.0), 4 => log_in(b.floor, b.hi)].boxed()
+}
+
+/// A random acyclic step of 1-9 ops on any resources (each waiting on up
+/// to two earlier ones, some sharing a tensor), 1-3 profiled steps of
+/// amounts anywhere in their ranges, a batch from 1 to u32::MAX.
+fn edge_profile() -> impl Strategy<Value = Profile> {
+    use ddnn_planner::models::li::profile::amount_bounds;
+    let resource = prop_oneof![
+        Just(Resource::Downlink),
+        Just(Resource::Worker),
+        Just(Resource::Uplink),
+        Just(Resource::Ps),
+    ];
+    let op = (resource, any::<(u32, u32, u8)>());
+    (
+        prop::collection::vec(op, 1..10),
+        1usize..4,
+        prop_oneof![Just(1u32), Just(u32::MAX), 1u32..1000],
+    )
+        .prop_flat_map(|(ops, steps, batch)| {
+            let ops: Vec<Op> = ops
+                .into_iter()
+                .enumerate()
+                .map(|(i, (resource, (a, b, t)))| {
+                    let mut deps: Vec<u32> = if i == 0 {
+                        vec![]
+                    } else {
+                        [a, b]
+                            .iter()
+                            .filter(|&&x| x % 3 != 0)
+                            .map(|x| x % i as u32)
+                            .collect()
+                    };
+                    deps.sort_unstable();
+                    deps.dedup();
+                    Op {
+                        name: format!("op {i}"),
+                        resource,
+                        deps,
+                        tensor: (t % 4 != 0).then(|| format!("t{}", t % 3)),
+                    }
+                })
+                .collect();
+            let row: Vec<BoxedStrategy<f64>> = ops
+                .iter()
+                .map(|o| amount_in(amount_bounds(o.resource)))
+                .collect();
+            let rows = prop::collection::vec(row, steps);
+            (Just(ops), rows, Just(batch))
+        })
+        .prop_map(|(ops, steps, batch)| Profile {
+            name: "edges".into(),
+            batch,
+            ops,
+            steps,
+        })
+}
+
+/// Every place in `v` a number should be and is not (JSON writes a
+/// non-finite number as null), by its path.
+fn nulls(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Null => out.push(at.to_string()),
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                nulls(x, &format!("{at}[{i}]"), out);
+            }
+        }
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                nulls(x, &format!("{at}.{k}"), out);
+            }
+        }
+        serde_json::Value::Number(n) if !n.as_f64().is_some_and(f64::is_finite) => {
+            out.push(at.to_string());
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Any profile and settings within their ranges, however extreme, give
+    /// a report whose every number is finite, in the report, its JSON,
+    /// CSV and text, and in the Perfetto download.
+    #[test]
+    fn every_number_out_is_finite_at_the_edges_of_the_ranges(
+        p in edge_profile(),
+        (steps, warmup) in (1u32..7).prop_flat_map(|s| (Just(s), 0..s)),
+        max_workers in 1u32..4,
+        seeds in 1u32..3,
+        timeline in 1u32..4,
+        alpha in prop_oneof![Just(0.0), log_in(1e-18, 1e-6)],
+        beta in prop_oneof![Just(0.0), log_in(1e-15, 10.0)],
+        occupies in any::<bool>(),
+        flow_control in any::<bool>(),
+        window in log_in(1e3, 1e10),
+        order in 0usize..4,
+        servers in 1u32..4,
+        link in log_in(125.0, 1.25e12),
+    ) {
+        use ddnn_planner::models::li::section::{settings, LiSettings, StreamOrder, ID};
+        let mut s = ddnn_planner::models::li::presets::example();
+        s.hardware.cluster.ps.count = servers;
+        s.hardware.cluster.ps.link_bytes_per_s = Some(link);
+        let c = LiSettings {
+            profile: Some(p.clone()),
+            generate: None,
+            alpha_s_per_byte: alpha,
+            beta_s: beta,
+            parse_occupies: occupies,
+            flow_control,
+            window_bytes: window,
+            order: [
+                StreamOrder::Profiled,
+                StreamOrder::Reverse,
+                StreamOrder::Random,
+                StreamOrder::CriticalPath,
+            ][order],
+            steps,
+            warmup,
+            seeds,
+            max_workers,
+            timeline_workers: timeline,
+            ..settings(&s)
+        };
+        s.set_section(ID, &c);
+        let li = ddnn_planner::models::by_id(ID).unwrap_or_else(|| panic!("registered"));
+        let errs = ddnn_planner::models::validate_for(li, &s);
+        prop_assert!(errs.is_empty(), "{errs:?}");
+        let r = ddnn_planner::models::evaluate(li, &s);
+        prop_assert!(r.is_ok(), "{r:?}");
+        let Ok(r) = r else { return Ok(()) };
+        prop_assert!(r.non_finite().is_none(), "{:?}", r.non_finite());
+        let mut bad = Vec::new();
+        nulls(&serde_json::to_value(&r).unwrap_or_default(), "report", &mut bad);
+        prop_assert!(bad.is_empty(), "{bad:?}");
+        let text = ddnn_planner::report::text::table(&r);
+        let csv = ddnn_planner::report::csv::csv(std::slice::from_ref(&r));
+        for shown in [&text, &csv] {
+            let words: Vec<&str> = shown.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+            prop_assert!(
+                !words.iter().any(|w| ["NaN", "inf", "infinity", "null"].contains(w)),
+                "{shown}"
+            );
+        }
+        let trace = r.downloads.iter().find(|d| d.key == "perfetto");
+        prop_assert!(trace.is_some());
+        let trace: serde_json::Value = serde_json::from_str(trace.map_or("", |d| d.text.as_str()))
+            .unwrap_or_default();
+        let events = trace["traceEvents"].as_array().cloned().unwrap_or_default();
+        prop_assert!(!events.is_empty());
+        for e in events.iter().filter(|e| e["ph"] == "X") {
+            let (ts, dur) = (e["ts"].as_f64(), e["dur"].as_f64());
+            prop_assert!(ts.is_some_and(|t| t.is_finite() && t >= 0.0), "{e}");
+            prop_assert!(dur.is_some_and(|d| d.is_finite() && d >= 0.0), "{e}");
+        }
+        bad.clear();
+        nulls(&trace, "trace", &mut bad);
+        prop_assert!(bad.is_empty(), "{bad:?}");
+    }
 }

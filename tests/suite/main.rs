@@ -17,6 +17,7 @@ mod finite_reports;
 mod fuzz_replay;
 mod golden;
 mod layer_table_import;
+mod li_budget;
 mod li_chrome;
 mod li_generate;
 mod li_link;

@@ -99,3 +99,52 @@ fn every_model_is_listed_by_the_cli() {
         }
     }
 }
+
+/// Every model states the size of its work before it runs, within its
+/// budget on every shipped example, and a scenario over a budget is
+/// refused at the input to reduce, before anything is computed.
+#[test]
+fn every_model_states_its_work_within_budget_on_the_examples() {
+    let dir = Path::new(ROOT).join("public/examples");
+    for f in std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        let Ok(text) = std::fs::read_to_string(f.path()) else {
+            continue;
+        };
+        let Ok(s) = from_json(&text) else { continue };
+        for m in MODELS {
+            if !ddnn_planner::models::validate_for(*m, &s).is_empty() {
+                continue;
+            }
+            let work = m.work(&s);
+            assert!(!work.is_empty(), "{}: no measure of its work", m.id());
+            for w in work {
+                assert!(w.units.is_finite() && w.units >= 0.0, "{}: {w:?}", m.id());
+                assert!(w.fits(), "{} on {:?}: {w:?}", m.id(), f.file_name());
+            }
+        }
+    }
+    // Li et al. over its budget (the shipped example at the largest steps,
+    // seeds and workers): refused at its steps, with the limit, unrun.
+    let text = read("public/examples/li-vgg16-10gbe.json").unwrap_or_default();
+    let mut s = from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(li) = s.models.get_mut("li") {
+        li["steps"] = 100_000.into();
+        li["seeds"] = 20.into();
+        li["max_workers"] = 64.into();
+    }
+    let m = ddnn_planner::models::by_id("li").unwrap_or_else(|| panic!("li"));
+    assert!(m.work(&s).iter().any(|w| !w.fits()), "{:?}", m.work(&s));
+    match evaluate(m, &s) {
+        Err(u) => assert!(
+            u.errors().iter().any(|e| e.field == "models.li.steps"
+                && e.message.contains("more than the")
+                && e.message.contains("reduce")),
+            "{u:?}"
+        ),
+        Ok(_) => panic!("over its budget, Li et al. ran"),
+    }
+}

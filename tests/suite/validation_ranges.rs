@@ -509,7 +509,7 @@ fn a_scenario_catalog_and_its_names_are_bounded() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(errs[0].field, "hardware.catalog");
     assert!(
-        errs[0].message.contains("more than the 1000 accepted"),
+        errs[0].message.contains("more than the 1,000 accepted"),
         "{errs:?}"
     );
     for (_, r) in evaluate_all(&s) {

@@ -4,12 +4,15 @@
 use super::eval::evaluate_validated;
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable};
+use crate::models::{Model, Need, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct Cynthia;
+
+/// Candidate clusters priced in one search at most (~3 ns each natively).
+const MAX_CANDIDATES: f64 = 2e8;
 
 const NEEDS: [Need; 7] = [
     Need {
@@ -94,6 +97,20 @@ impl Model for Cynthia {
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
         section::validate(s)
+    }
+
+    /// Candidate clusters the exact search prices: every type with
+    /// 1 ≤ n_ps ≤ n_wk ≤ N (the cost curves are fewer).
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let types = s.hardware.catalog.len() as f64;
+        let n = f64::from(section::settings(s).max_workers);
+        vec![Work {
+            units: types * n * (n + 1.0) / 2.0,
+            unit: "candidate clusters",
+            limit: MAX_CANDIDATES,
+            field: "models.cynthia.max_workers".into(),
+            reduce: "the most workers to consider, or the catalog".into(),
+        }]
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {

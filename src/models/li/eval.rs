@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::generate::from_layers;
+use super::generate::{self, from_layers};
 use super::lin::{steps_to_trace, Lin};
 use super::profile::{Profile, Resource};
 use super::section::{self, LiSettings, StreamOrder, ID};
@@ -32,8 +32,9 @@ pub struct LiEvaluation {
     pub servers: u32,
     pub bytes_per_s: f64,
     pub points: Vec<Point>,
-    /// `batch · M·B / bytes per step` in the busier direction.
-    pub link_bound: f64,
+    /// `batch · M·B / bytes per step` in the busier direction; none when
+    /// nothing crosses a link.
+    pub link_bound: Option<f64>,
     /// The least W within 5% of the highest throughput.
     pub saturation: u32,
     /// `T_p`: the worker's compute per step; `T_C`: the downlink bytes per
@@ -46,7 +47,6 @@ pub struct LiEvaluation {
     pub timeline: Outcome,
     pub timeline_workers: u32,
 }
-
 
 fn missing(field: &str, what: &str) -> Unavailable {
     Unavailable::Missing {
@@ -101,6 +101,74 @@ fn profile_of(s: &Scenario, set: &LiSettings) -> Result<(Profile, bool), Unavail
         from_layers(&s.workload.network, rate, group.batch_size, g, set.seed),
         true,
     ))
+}
+
+/// Ops per step of the profile the section gives or asks to generate,
+/// and of them transfers, counted without generating it: for a profile a
+/// link names, its op count alone (its transfers are not named; nothing
+/// runs until the file is attached).
+pub fn profile_size(s: &Scenario, set: &LiSettings) -> generate::OpCount {
+    if let Some(p) = &set.profile {
+        return generate::OpCount::of(p);
+    }
+    if let Some(r) = &set.profile_ref {
+        return generate::OpCount {
+            ops: r.ops,
+            ..generate::OpCount::default()
+        };
+    }
+    set.generate
+        .as_ref()
+        .map(|g| generate::count(&s.workload.network, g))
+        .unwrap_or_default()
+}
+
+/// The ops an evaluation simulates (`Model::work`), from the inputs alone.
+/// Each worker-step runs every op of the profile once, and with a parse
+/// overhead (α or β not 0) one parse op per transfer too. The sweep runs
+/// `seeds` runs of W workers × `steps` steps (the warm-up among them) for
+/// each W from 1 to the most; besides, the timeline is one run of its
+/// workers × up to 3 steps, and Lin et al.'s phases one of one worker ×
+/// up to 20 steps. The page's split over W runs the same runs.
+pub fn ops_simulated(s: &Scenario, set: &LiSettings) -> f64 {
+    let size = profile_size(s, set);
+    let parse = set.alpha_s_per_byte != 0.0 || set.beta_s != 0.0;
+    let per_step = (size.ops + if parse { size.transfers() } else { 0 }) as f64;
+    per_step * worker_steps(set, size.ops, 1)
+}
+
+/// Σ over the evaluation's runs of steps × Wᵖ: `p` = 1 counts
+/// worker-steps; `p` = 2 weighs each by its run's W.
+fn worker_steps(set: &LiSettings, ops: usize, p: i32) -> f64 {
+    let n = f64::from(set.max_workers);
+    let sum_w = match p {
+        1 => n * (n + 1.0) / 2.0,
+        _ => n * (n + 1.0) * (2.0 * n + 1.0) / 6.0,
+    };
+    let sweep = f64::from(set.seeds.max(1)) * sum_w * f64::from(set.steps);
+    let tw = f64::from(set.timeline_workers.min(set.max_workers).max(1));
+    let timeline = tw.powi(p) * f64::from(set.steps.min(3));
+    let lin = f64::from(steps_to_trace(ops, set.steps));
+    sweep + timeline + lin
+}
+
+/// With several PS, the passes over chunks in service the evaluation
+/// makes at most, beyond its ops (`Model::work`): every start and end of
+/// a transfer's chunk re-solves the max-min shares of the links, a pass
+/// over the chunks in service, at most W × (min(M, downlinks) + min(M,
+/// uplinks)) (one per worker, PS and direction); a stream split by the
+/// window is one chunk more. One PS needs no such pass (a virtual clock
+/// per direction): 0.
+pub fn share_passes(s: &Scenario, set: &LiSettings) -> f64 {
+    let m = s.hardware.cluster.ps.count;
+    if m <= 1 {
+        return 0.0;
+    }
+    let size = profile_size(s, set);
+    let on = |links: usize| links.min(m as usize) as f64;
+    // Per worker-step: 2 ends per transfer × the chunks of a worker.
+    let per_step = 2.0 * size.transfers() as f64 * (on(size.downlinks) + on(size.uplinks));
+    per_step * worker_steps(set, size.ops, 2)
 }
 
 /// Ranks by critical path: ops by the longest path from their start to
@@ -277,11 +345,7 @@ pub fn skeleton(s: &Scenario) -> Result<(LiEvaluation, Setup), Unavailable> {
     let down = profile.mean_bytes(Resource::Downlink);
     let up = profile.mean_bytes(Resource::Uplink);
     let busiest = down.max(up);
-    let link_bound = if busiest > 0.0 {
-        batch * f64::from(servers) * bytes_per_s / busiest
-    } else {
-        f64::INFINITY
-    };
+    let link_bound = (busiest > 0.0).then(|| batch * f64::from(servers) * bytes_per_s / busiest);
     let t_p: f64 = (0..profile.ops.len())
         .filter(|&i| profile.ops[i].resource == Resource::Worker)
         .map(|i| profile.mean_amount(i))

@@ -192,6 +192,60 @@ pub fn from_layers(net: &Network, rate: f64, batch: u32, g: &Generate, seed: u64
     }
 }
 
+/// Ops per step of a profile, and of them downlinks and uplinks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCount {
+    pub ops: usize,
+    pub downlinks: usize,
+    pub uplinks: usize,
+}
+
+impl OpCount {
+    /// The ops of `p`, counted.
+    pub fn of(p: &Profile) -> OpCount {
+        let on = |r: Resource| p.ops.iter().filter(|o| o.resource == r).count();
+        OpCount {
+            ops: p.ops.len(),
+            downlinks: on(Resource::Downlink),
+            uplinks: on(Resource::Uplink),
+        }
+    }
+
+    pub fn transfers(&self) -> usize {
+        self.downlinks + self.uplinks
+    }
+}
+
+/// What `from_layers` makes of `net` with `g`, counted layer by layer
+/// without making it (its amounts are `profiled_steps` × ops numbers).
+pub fn count(net: &Network, g: &Generate) -> OpCount {
+    let split = g.granularity == Granularity::Op;
+    let mut c = OpCount::default();
+    for x in net.layers.iter().filter(|l| l.weights() > 0) {
+        let conv = x.kind == LayerKind::Conv;
+        // Its variables, and of them those the forward pass reads (and
+        // so come down): one per layer; per op, weights and biases, or
+        // weights, β and the two moving statistics.
+        let (vars, read) = match (split, g.batch_norm && conv) {
+            (false, _) => (1, 1),
+            (true, true) => (4, 2),
+            (true, false) => (2, 2),
+        };
+        // Forward ops, as many backward: per op a convolution, its
+        // BatchNorm and its ReLU.
+        let compute = if split && conv {
+            2 + usize::from(g.batch_norm)
+        } else {
+            1
+        };
+        // Downlinks, forward and backward, an uplink and an update each.
+        c.ops += read + 2 * compute + 2 * vars;
+        c.downlinks += read;
+        c.uplinks += vars;
+    }
+    c
+}
+
 /// The ops so far and each one's amount before jitter.
 #[derive(Default)]
 struct Builder {

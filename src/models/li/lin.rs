@@ -267,6 +267,7 @@ mod tests {
             placement: vec![],
             segments,
             events: 0,
+            chunk_visits: 0,
         }
     }
 

@@ -6,13 +6,25 @@ use std::sync::Mutex;
 use super::eval::{evaluate_streamed, prepare, push_point, skeleton, spread, LiEvaluation, Spread};
 use super::report::build;
 use super::section;
-use crate::models::{Import, Model, Need, Unavailable};
+use crate::models::{Import, Model, Need, Unavailable, Work};
 use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct Li;
+
+/// Ops simulated in one evaluation at most: about 10 s on one core
+/// natively (the bench runs 20-36 M ops/s), so no `eval` runs longer; the
+/// page computes it in parts on every core, with progress. The shipped
+/// Inception v3 profile at W = 1..8 × 1000 steps and one seed is
+/// 5.4·10⁷; at W = 1..64 × 1000 steps it is 3.1·10⁹ per seed and refused
+/// (fewer steps, or `ddnn-planner simulate`, which streams each W).
+const MAX_OPS_SIMULATED: f64 = 2.5e8;
+
+/// With several PS, chunk visits of the max-min shares at most: each costs
+/// about half an op, so this bounds the time as `MAX_OPS_SIMULATED` does.
+const MAX_SHARE_PASSES: f64 = 2.5e8;
 
 /// The last report and the inputs it was made from.
 static LAST: Mutex<Option<(String, Result<Report, Unavailable>)>> = Mutex::new(None);
@@ -139,6 +151,33 @@ impl Model for Li {
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
         section::validate(s)
+    }
+
+    /// Ops simulated (`eval::ops_simulated`): the profile's ops per step
+    /// (and a parse op per transfer with a parse overhead) × steps × Σ W
+    /// over W = 1..=max workers × seeds, and the timeline's and Lin et
+    /// al.'s runs; counted, not generated, for a generated profile. With
+    /// several PS, also the passes over the chunks in service that the
+    /// links' max-min shares take (`eval::share_passes`).
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let set = section::settings(s);
+        let mut w = vec![Work {
+            units: super::eval::ops_simulated(s, &set),
+            unit: "ops simulated",
+            limit: MAX_OPS_SIMULATED,
+            field: "models.li.steps".into(),
+            reduce: "the steps, the seeds, the most workers or the profile's ops".into(),
+        }];
+        if s.hardware.cluster.ps.count > 1 {
+            w.push(Work {
+                units: super::eval::share_passes(s, &set),
+                unit: "chunk visits to share several PS links",
+                limit: MAX_SHARE_PASSES,
+                field: "hardware.cluster.ps.count".into(),
+                reduce: "the PS count (one PS shares its links without them), the most workers, the steps or the seeds".into(),
+            });
+        }
+        w
     }
 
     fn shrink_for_link(

@@ -43,12 +43,14 @@ pub fn fit(text: &str) -> Result<ParseFit, String> {
     let tiny = |v: f64, scale: f64| v < 0.0 && v.abs() <= 1e-9 * scale;
     let max_y = ys.iter().copied().fold(0.0, f64::max);
     let max_x = xs.iter().copied().fold(0.0, f64::max);
-    let alpha = if tiny(l.slope, max_y / max_x.max(1.0)) {
+    // So may a positive value below the least nonzero the range takes.
+    let under = |v: f64, b: crate::bounds::Bounds| v > 0.0 && v < b.floor;
+    let alpha = if tiny(l.slope, max_y / max_x.max(1.0)) || under(l.slope, ALPHA) {
         0.0
     } else {
         l.slope
     };
-    let beta = if tiny(l.intercept, max_y) {
+    let beta = if tiny(l.intercept, max_y) || under(l.intercept, BETA) {
         0.0
     } else {
         l.intercept

@@ -12,7 +12,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::Bounds;
 use crate::errors::ReadError;
+use crate::report::fmt_count;
 
 /// Bytes per value moved (FP32).
 pub const BYTES_PER_VALUE: f64 = 4.0;
@@ -72,6 +74,73 @@ pub struct Profile {
 pub const MAX_OPS: usize = 100_000;
 pub const MAX_STEPS: usize = 10_000;
 
+/// A compute op's time per step [s]: 0, or 1 fs to 10⁶ s (11.6 days). No
+/// op is shorter than a femtosecond; with the floor no ratio of times
+/// (samples/s) overflows, with the top no sum of a run's times does.
+pub const SECONDS: Bounds = Bounds::shown(0.0, 1e6, 1.0, "s").or_zero_from(1e-15);
+/// A transfer's size per step [B]: 0, or 10⁻¹⁵ B to 1 TB (sizes estimated
+/// from a trace's durations may be fractions of a byte).
+pub const BYTES: Bounds = Bounds::shown(0.0, 1e12, 1.0, "B").or_zero_from(1e-15);
+
+/// The range of an amount on `r`: bytes on a link, else seconds.
+pub fn amount_bounds(r: Resource) -> Bounds {
+    if r.is_link() {
+        BYTES
+    } else {
+        SECONDS
+    }
+}
+
+/// What an amount on `r` is, in messages.
+fn amount_what(r: Resource) -> &'static str {
+    if r.is_link() {
+        "its size"
+    } else {
+        "its time"
+    }
+}
+
+/// Problems of one kind listed in full before the rest are counted.
+const LISTED: usize = 8;
+/// Ops a cycle's message names before "…".
+const CYCLE_NAMES: usize = 6;
+/// Characters of a name a message repeats.
+const NAME_CHARS: usize = 24;
+
+/// `name` cut to `NAME_CHARS` characters, so messages stay short.
+fn short(name: &str) -> String {
+    match name.char_indices().nth(NAME_CHARS - 1) {
+        Some((cut, _)) if name.chars().count() > NAME_CHARS => format!("{}…", &name[..cut]),
+        _ => name.to_string(),
+    }
+}
+
+/// The first `LISTED` problems of one kind, and how many more there were.
+#[derive(Default)]
+struct Listed {
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Listed {
+    /// Adds a problem (its message made only if it is listed).
+    fn push(&mut self, message: impl FnOnce() -> String) {
+        if self.shown.len() < LISTED {
+            self.shown.push(message());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Into `errs`, with "… and 91,992 more <what>" after the listed.
+    fn close(self, what: &str, errs: &mut Vec<String>) {
+        errs.extend(self.shown);
+        if self.more > 0 {
+            errs.push(format!("… and {} more {what}", fmt_count(self.more as f64)));
+        }
+    }
+}
+
 impl Profile {
     /// A profile file's text, read and checked: its first problem, if any.
     pub fn from_json(text: &str) -> Result<Profile, ReadError> {
@@ -96,19 +165,23 @@ impl Profile {
     }
 
     /// Every problem, each naming the op or step: unknown dependencies,
-    /// cycles, amounts that are negative or not numbers, a step of the
-    /// wrong length, no steps at all.
+    /// cycles, amounts out of their range, a step of the wrong length, no
+    /// steps at all. Each kind lists its first `LISTED` and counts the
+    /// rest, so a bad 100,000-op file gives a short answer.
     pub fn validate(&self) -> Vec<String> {
         let mut errs = Vec::new();
         let n = self.ops.len();
         if n == 0 {
-            errs.push(format!("profile '{}' has no ops", self.name));
+            errs.push(format!("profile '{}' has no ops", short(&self.name)));
         }
         if n > MAX_OPS {
             errs.push(format!("{n} ops is more than the {MAX_OPS} accepted"));
         }
         if self.steps.is_empty() {
-            errs.push(format!("profile '{}' has no profiled steps", self.name));
+            errs.push(format!(
+                "profile '{}' has no profiled steps",
+                short(&self.name)
+            ));
         }
         if self.steps.len() > MAX_STEPS {
             errs.push(format!(
@@ -119,68 +192,90 @@ impl Profile {
         if self.batch == 0 {
             errs.push("the batch must be at least 1 sample".into());
         }
+        let mut deps = Listed::default();
         for (i, op) in self.ops.iter().enumerate() {
             for &d in &op.deps {
                 if d as usize >= n {
-                    errs.push(format!(
-                        "op {i} '{}' waits for op {d}, which does not exist ({n} ops)",
-                        op.name
-                    ));
+                    deps.push(|| {
+                        format!(
+                            "op {i} '{}' waits for op {d}, which does not exist ({n} ops)",
+                            short(&op.name)
+                        )
+                    });
                 } else if d as usize == i {
-                    errs.push(format!("op {i} '{}' waits for itself", op.name));
+                    deps.push(|| format!("op {i} '{}' waits for itself", short(&op.name)));
                 }
             }
         }
+        deps.close("dependencies on no op or on the op itself", &mut errs);
         if errs.is_empty() {
             if let Some(cycle) = self.cycle() {
-                errs.push(format!(
-                    "the ops wait for each other in a cycle: {}",
-                    cycle
-                        .iter()
-                        .map(|&i| format!("'{}'", self.ops[i].name))
-                        .collect::<Vec<_>>()
-                        .join(" → ")
-                ));
+                errs.push(self.cycle_message(&cycle));
             }
         }
+        let mut rows = Listed::default();
         for (k, row) in self.steps.iter().enumerate() {
             if row.len() != n {
-                errs.push(format!(
-                    "profiled step {} has {} amounts for {n} ops",
-                    k + 1,
-                    row.len()
-                ));
+                rows.push(|| {
+                    format!(
+                        "profiled step {} has {} amounts for {n} ops",
+                        k + 1,
+                        row.len()
+                    )
+                });
                 continue;
             }
-            if let Some((i, v)) = row
+            let bad = row
                 .iter()
-                .enumerate()
-                .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
-            {
-                let what = if self.ops[i].resource.is_link() {
-                    "bytes"
-                } else {
-                    "seconds"
-                };
-                errs.push(format!(
-                    "profiled step {}, op {i} '{}': {v} {what} is not a number of {what} (0 or more)",
-                    k + 1,
-                    self.ops[i].name
-                ));
+                .zip(&self.ops)
+                .position(|(&v, op)| !amount_bounds(op.resource).contains(v));
+            if let Some(i) = bad {
+                let op = &self.ops[i];
+                rows.push(|| {
+                    format!(
+                        "profiled step {}, op {i} '{}': {}",
+                        k + 1,
+                        short(&op.name),
+                        amount_bounds(op.resource).message(amount_what(op.resource), row[i])
+                    )
+                });
             }
         }
+        rows.close("profiled steps with a problem", &mut errs);
         errs
     }
 
-    /// A cycle of dependencies, if any (Kahn's algorithm; the ops left
-    /// over all sit on or behind a cycle, which is then walked).
+    /// "the ops wait for each other in a cycle: 'a' → 'b' → … → 'a'
+    /// (1,204 ops in the cycle)": at most `CYCLE_NAMES` ops named, from the
+    /// one of lowest index, each waiting for the one before it.
+    fn cycle_message(&self, cycle: &[usize]) -> String {
+        let first = (0..cycle.len()).min_by_key(|&k| cycle[k]).unwrap_or(0);
+        let name = |k: usize| format!("'{}'", short(&self.ops[cycle[k % cycle.len()]].name));
+        let mut shown: Vec<String> = (first..first + cycle.len().min(CYCLE_NAMES))
+            .map(name)
+            .collect();
+        if cycle.len() > CYCLE_NAMES {
+            shown.push("…".into());
+        }
+        shown.push(name(first));
+        format!(
+            "the ops wait for each other in a cycle: {} ({} ops in the cycle)",
+            shown.join(" → "),
+            fmt_count(cycle.len() as f64)
+        )
+    }
+
+    /// A cycle of dependencies, if any, each op waiting for the one before
+    /// it: Kahn's algorithm, then a walk back from an op left over (each
+    /// waits for another left over) until one repeats. Linear in ops and
+    /// dependencies (deps must exist and not be the op itself).
     fn cycle(&self) -> Option<Vec<usize>> {
         let n = self.ops.len();
         let mut indeg: Vec<usize> = self.ops.iter().map(|o| o.deps.len()).collect();
         let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, o) in self.ops.iter().enumerate() {
             for &d in &o.deps {
-                dependents[d as usize].push(i);
+                dependents.get_mut(d as usize)?.push(i);
             }
         }
         let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
@@ -197,21 +292,24 @@ impl Profile {
         if seen == n {
             return None;
         }
-        // Walk back along unfinished dependencies until an op repeats.
+        // Where each op sits on the walk (usize::MAX: not on it), so a
+        // repeat is found in one look, not by searching the walk.
+        let mut at_step = vec![usize::MAX; n];
         let mut at = (0..n).find(|&i| indeg[i] > 0)?;
-        let mut path = vec![at];
+        let mut path = Vec::new();
         loop {
+            at_step[at] = path.len();
+            path.push(at);
             let next = self.ops[at]
                 .deps
                 .iter()
                 .map(|&d| d as usize)
                 .find(|&d| indeg[d] > 0)?;
-            if let Some(p) = path.iter().position(|&x| x == next) {
-                let mut c: Vec<usize> = path[p..].to_vec();
+            if at_step[next] != usize::MAX {
+                let mut c = path[at_step[next]..].to_vec();
                 c.reverse();
                 return Some(c);
             }
-            path.push(next);
             at = next;
         }
     }
@@ -262,12 +360,13 @@ mod tests {
         };
         let e = p.validate().join("\n");
         assert!(
-            e.contains("cycle: 'a' → 'b' → 'c'")
-                || e.contains("cycle: 'c' → 'a' → 'b'")
-                || e.contains("cycle: 'b' → 'c' → 'a'"),
+            e.contains("cycle: 'a' → 'b' → 'c' → 'a' (3 ops in the cycle)"),
             "{e}"
         );
-        assert!(e.contains("profiled step 2, op 1 'b': -1 seconds"), "{e}");
+        assert!(
+            e.contains("profiled step 2, op 1 'b': its time must be 0 or between 1e-15 and 1,000,000 s (got −1 s)"),
+            "{e}"
+        );
         assert!(e.contains("profiled step 3 has 1 amounts for 3 ops"), "{e}");
         let q = Profile {
             ops: vec![op("a", Resource::Worker, &[5])],
@@ -277,5 +376,26 @@ mod tests {
         let e = q.validate().join("\n");
         assert!(e.contains("waits for op 5, which does not exist"), "{e}");
         assert!(e.contains("no profiled steps"), "{e}");
+    }
+
+    #[test]
+    fn long_names_and_many_problems_stay_short() {
+        let long = "x".repeat(1000);
+        let ops: Vec<Op> = (0..100)
+            .map(|i| op(&long, Resource::Worker, &[1000 + i]))
+            .collect();
+        let p = Profile {
+            name: "p".into(),
+            batch: 1,
+            steps: vec![vec![2e6; 100]; 50],
+            ops,
+        };
+        let e = p.validate();
+        // Eight of each kind, then a count of the rest.
+        assert_eq!(e.len(), 18, "{e:?}");
+        assert!(e[8].contains("and 92 more dependencies"), "{}", e[8]);
+        assert!(e[17].contains("and 42 more profiled steps"), "{}", e[17]);
+        assert!(e.iter().all(|m| m.len() < 200), "{e:?}");
+        assert!(e[9].contains("(got 2000000 s)"), "{}", e[9]);
     }
 }

@@ -17,6 +17,7 @@
 //! change.
 
 use super::due::Due;
+use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// The later of two times (neither NaN). Written out, not `f64::max`: a
@@ -79,36 +80,65 @@ pub fn max_min(conns: &[(u16, u32)], servers: usize, b: f64) -> Vec<f64> {
     }
     // Constraint keys: a PS's link is its index, a worker's link m + id.
     let keys = |&(ps, w): &(u16, u32)| [usize::from(ps), servers + w as usize];
-    let mut frozen = vec![false; conns.len()];
-    let mut rate = vec![0.0; conns.len()];
     let mut constraints: Vec<usize> = conns.iter().flat_map(keys).collect();
     constraints.sort_unstable();
     constraints.dedup();
-    while frozen.iter().any(|f| !f) {
-        let mut best: Option<(f64, usize)> = None;
-        for &key in &constraints {
-            let (mut used, mut open) = (0.0, 0usize);
-            for (k, c) in conns.iter().enumerate() {
-                if keys(c).contains(&key) {
-                    if frozen[k] {
-                        used += rate[k];
-                    } else {
-                        open += 1;
-                    }
-                }
-            }
-            if open > 0 {
-                let share = (b - used).max(0.0) / open as f64;
-                if best.is_none_or(|(s, _)| share < s) {
-                    best = Some((share, key));
-                }
-            }
+    let n = constraints.len();
+    let at = |key: usize| constraints.binary_search(&key).unwrap_or(0);
+    // Each connection's two constraints, and each constraint's
+    // connections (`members[from[j]..from[j + 1]]`, in connection order).
+    let of: Vec<[usize; 2]> = conns.iter().map(|c| keys(c).map(at)).collect();
+    let mut from = vec![0usize; n + 1];
+    for ends in &of {
+        for &j in ends {
+            from[j + 1] += 1;
         }
-        let Some((share, key)) = best else { break };
-        for (k, c) in conns.iter().enumerate() {
-            if !frozen[k] && keys(c).contains(&key) {
-                frozen[k] = true;
-                rate[k] = share;
+    }
+    for j in 0..n {
+        from[j + 1] += from[j];
+    }
+    let mut fill = from.clone();
+    let mut members = vec![0usize; from[n]];
+    for (k, ends) in of.iter().enumerate() {
+        for &j in ends {
+            members[fill[j]] = k;
+            fill[j] += 1;
+        }
+    }
+    let mut open: Vec<usize> = (0..n).map(|j| from[j + 1] - from[j]).collect();
+    let mut used = vec![0.0f64; n];
+    // What is left of a constraint's capacity per open connection (+0.0
+    // makes a −0 sort as 0).
+    let share = |used: f64, open: usize| (b - used).max(0.0) / open as f64 + 0.0;
+    // The tightest constraint first, of equals the first in key order: a
+    // heap of (share, constraint, version), an entry stale once its
+    // constraint changed; shares as bits, which order as the numbers
+    // (none is negative).
+    let mut version = vec![0u32; n];
+    let mut heap: BinaryHeap<Reverse<(u64, usize, u32)>> = (0..n)
+        .filter(|&j| open[j] > 0)
+        .map(|j| Reverse((share(0.0, open[j]).to_bits(), j, 0)))
+        .collect();
+    let mut frozen = vec![false; conns.len()];
+    let mut rate = vec![0.0; conns.len()];
+    while let Some(Reverse((bits, j, v))) = heap.pop() {
+        if v != version[j] || open[j] == 0 {
+            continue;
+        }
+        let s = f64::from_bits(bits);
+        for &k in &members[from[j]..from[j + 1]] {
+            if frozen[k] {
+                continue;
+            }
+            frozen[k] = true;
+            rate[k] = s;
+            for &c in &of[k] {
+                open[c] -= 1;
+                used[c] += s;
+                version[c] += 1;
+                if c != j && open[c] > 0 {
+                    heap.push(Reverse((share(used[c], open[c]).to_bits(), c, version[c])));
+                }
             }
         }
     }
@@ -240,6 +270,13 @@ pub struct Links {
     /// Time busy per PS and direction [s].
     pub down_busy: Vec<f64>,
     pub up_busy: Vec<f64>,
+    /// Several PS: the `advance` that last counted each PS direction busy.
+    down_marked: Vec<u64>,
+    up_marked: Vec<u64>,
+    advances: u64,
+    /// Several PS: chunks in service passed over, summed over the starts
+    /// and ends (what `eval::share_passes` bounds).
+    pub visits: u64,
     now: f64,
 }
 
@@ -268,6 +305,10 @@ impl Links {
             running: Vec::new(),
             down_busy: vec![0.0; servers],
             up_busy: vec![0.0; servers],
+            down_marked: vec![0; servers],
+            up_marked: vec![0; servers],
+            advances: 0,
+            visits: 0,
             now: 0.0,
         }
     }
@@ -429,21 +470,27 @@ impl Links {
     /// when a chunk starts or ends, since nothing in between changes the
     /// links.
     fn advance(&mut self, to: f64) {
+        // Each start and each instant of ends passes over every chunk in
+        // service (here, in the shares and for the next end).
+        self.visits += self.running.len() as u64;
         let dt = to - self.now;
         if dt > 0.0 {
-            let mut down = vec![false; self.servers];
-            let mut up = vec![false; self.servers];
+            // Each busy PS direction counted once: marked with this
+            // call's number, so no per-PS array is cleared per event.
+            self.advances += 1;
             for r in &mut self.running {
                 r.left -= r.rate * dt;
-                let busy = if r.chunk.up { &mut up } else { &mut down };
-                busy[usize::from(r.chunk.ps)] = true;
-            }
-            for i in 0..self.servers {
-                if down[i] {
-                    self.down_busy[i] += dt;
-                }
-                if up[i] {
-                    self.up_busy[i] += dt;
+                let ps = usize::from(r.chunk.ps);
+                let (mark, busy) = if r.chunk.up {
+                    (&mut self.up_marked, &mut self.up_busy)
+                } else {
+                    (&mut self.down_marked, &mut self.down_busy)
+                };
+                if let (Some(m), Some(b)) = (mark.get_mut(ps), busy.get_mut(ps)) {
+                    if *m != self.advances {
+                        *m = self.advances;
+                        *b += dt;
+                    }
                 }
             }
         }
@@ -499,24 +546,23 @@ impl Links {
             self.advance(t);
             let tol = t + 1e-12 * t.max(1e-9);
             let now = self.now;
-            let mut i = 0;
             let mut dirs = [false, false];
-            while i < self.running.len() {
-                let r = &self.running[i];
+            // The chunks that end leave, the others keep their order (one
+            // pass: many may end at one instant).
+            self.running.retain(|r| {
                 let at = now + (r.left / r.rate).max(0.0);
-                if at <= tol || r.left <= 1e-12 * r.chunk.size {
+                let ends = at <= tol || r.left <= 1e-12 * r.chunk.size;
+                if ends {
                     dirs[usize::from(r.chunk.up)] = true;
-                    let r = self.running.remove(i);
                     out.push(Ended {
                         conn: r.chunk.conn,
                         node: r.chunk.node,
                         start: r.chunk.at,
                         seq: r.chunk.seq,
                     });
-                } else {
-                    i += 1;
                 }
-            }
+                !ends
+            });
             for up in [false, true] {
                 if dirs[usize::from(up)] {
                     self.rates(up);

@@ -43,6 +43,20 @@ pub fn build(e: &LiEvaluation) -> Report {
     }
 }
 
+/// The link bound of a profile that moves no bytes.
+pub const NO_LINK_BOUND: &str = "none (no bytes cross a link)";
+
+/// Cynthia's estimate where it is a number: with neither worker compute
+/// nor downlink bytes its denominator is 0.
+fn cynthia(p: &super::eval::Point) -> Option<f64> {
+    Some(p.cynthia).filter(|v| v.is_finite())
+}
+
+/// Lin et al.'s estimate where it was measured.
+fn lin(p: &super::eval::Point) -> Option<f64> {
+    p.lin.filter(|v| v.is_finite())
+}
+
 fn headline(e: &LiEvaluation) -> Vec<Figure> {
     let mut h = Vec::new();
     if let Some(best) = e
@@ -72,7 +86,10 @@ fn headline(e: &LiEvaluation) -> Vec<Figure> {
         Figure::new(
             "link-bound",
             "link bound batch · M·B / bytes per step",
-            Value::num(e.link_bound, Unit::SamplesPerS),
+            e.link_bound.map_or_else(
+                || Value::text(NO_LINK_BOUND),
+                |b| Value::num(b, Unit::SamplesPerS),
+            ),
         )
         .source("busier direction"),
     );
@@ -196,8 +213,10 @@ fn throughput_table(e: &LiEvaluation) -> Table {
                     Value::num(p.sim.mean, Unit::SamplesPerS),
                     Value::num(p.sim.min, Unit::SamplesPerS),
                     Value::num(p.sim.max, Unit::SamplesPerS),
-                    Value::num(p.cynthia, Unit::SamplesPerS),
-                    p.lin.map_or(Value::text("not measured"), |v| {
+                    cynthia(p).map_or(Value::text("none (no compute or downlink)"), |v| {
+                        Value::num(v, Unit::SamplesPerS)
+                    }),
+                    lin(p).map_or(Value::text("not measured"), |v| {
                         Value::num(v, Unit::SamplesPerS)
                     }),
                     Value::num(p.sim.down_busy, Unit::Percent),
@@ -220,9 +239,9 @@ fn throughput_chart(e: &LiEvaluation) -> Chart {
         x: f64::from(e.saturation),
         label: format!("saturates at W = {}", e.saturation),
     }];
-    if e.link_bound.is_finite() {
+    if let Some(y) = e.link_bound {
         markers.push(Marker::Horizontal {
-            y: e.link_bound,
+            y,
             label: "link bound".into(),
         });
     }
@@ -247,20 +266,23 @@ fn throughput_chart(e: &LiEvaluation) -> Chart {
             col(|p| p.sim.max),
         )
         .hollow(vec![true; w.len()]),
-        Series::xy(
-            "Cynthia's estimate",
-            Style::Line,
-            w.clone(),
-            col(|p| p.cynthia),
-        ),
     ];
-    if e.lin.is_some() {
-        series.push(Series::xy(
-            "Lin et al.'s estimate",
-            Style::Line,
-            w,
-            col(|p| p.lin.unwrap_or(f64::NAN)),
-        ));
+    // The estimates at the W where they are numbers.
+    for (name, at) in [
+        (
+            "Cynthia's estimate",
+            cynthia as fn(&super::eval::Point) -> Option<f64>,
+        ),
+        ("Lin et al.'s estimate", lin),
+    ] {
+        let (x, y): (Vec<f64>, Vec<f64>) = e
+            .points
+            .iter()
+            .filter_map(|p| Some((f64::from(p.sim.workers), at(p)?)))
+            .unzip();
+        if !x.is_empty() {
+            series.push(Series::xy(name, Style::Line, x, y));
+        }
     }
     Chart {
         key: "throughput".into(),
@@ -302,23 +324,22 @@ struct Bar<'a> {
 }
 
 fn bars(e: &LiEvaluation) -> Vec<Bar<'_>> {
-    let mut segments: Vec<_> = e.timeline.segments.iter().collect();
-    let (row_of, kind_of) = (
-        |g: &Segment| lane_row(g.worker, g.lane).0,
-        |g: &Segment| {
-            if g.parse {
-                "parse"
-            } else {
-                lane_row(g.worker, g.lane).1
-            }
-        },
-    );
+    // Each segment's row and kind worked out once, not per comparison.
+    let mut segments: Vec<(String, &'static str, &Segment)> = e
+        .timeline
+        .segments
+        .iter()
+        .map(|g| {
+            let (row, kind) = lane_row(g.worker, g.lane);
+            (row, if g.parse { "parse" } else { kind }, g)
+        })
+        .collect();
     // Worker by worker, so the rows read w1, w2, … in each kind.
-    segments.sort_by(|x, y| {
+    segments.sort_by(|(xr, xk, x), (yr, yk, y)| {
         x.worker
             .cmp(&y.worker)
-            .then(row_of(x).cmp(&row_of(y)))
-            .then(kind_of(x).cmp(kind_of(y)))
+            .then(xr.cmp(yr))
+            .then(xk.cmp(yk))
             .then(x.start.total_cmp(&y.start))
     });
     let span = e.timeline.end_s.max(f64::MIN_POSITIVE);
@@ -330,8 +351,7 @@ fn bars(e: &LiEvaluation) -> Vec<Bar<'_>> {
             .map_or("", |o| o.name.as_str())
     };
     let mut out: Vec<Bar> = Vec::new();
-    for g in segments {
-        let (row, kind) = (row_of(g), kind_of(g));
+    for (row, kind, g) in segments {
         if let Some(b) = out.last_mut() {
             if b.row == row && b.kind == kind && g.start - b.end < gap && g.end - b.start < gap {
                 b.end = b.end.max(g.end);
@@ -465,14 +485,13 @@ fn lin_note(e: &LiEvaluation) -> Note {
         }
     };
     let bound = lin.bound(f64::from(e.profile.batch));
-    let tends = if bound.is_finite() {
-        format!(
+    let tends = match e.link_bound {
+        Some(link) if bound.is_finite() => format!(
             " It tends to {} samples/s, where overlaps stretch the link phases past bytes / B (link bound {} samples/s).",
             fmt_sig(bound),
-            fmt_sig(e.link_bound)
-        )
-    } else {
-        String::new()
+            fmt_sig(link)
+        ),
+        _ => String::new(),
     };
     let overlap = if ph.overlap > 0.0 {
         format!(

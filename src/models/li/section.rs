@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::profile::Profile;
+use super::profile::{Profile, MAX_OPS};
+use crate::report::fmt_count;
 use crate::bounds::Bounds;
 use super::chrome::Mapping;
 use crate::inputs::{check_all, NumberInput};
@@ -242,9 +243,11 @@ pub fn settings(s: &Scenario) -> LiSettings {
     s.section(ID).unwrap_or_default()
 }
 
-/// `α`: 0 to 1 µs per byte (typed in ns/B); `β`: 0 to 10 s (typed in ms).
-pub const ALPHA: Bounds = Bounds::shown(0.0, 1e-6, 1e-9, "ns/B");
-pub const BETA: Bounds = Bounds::shown(0.0, 10.0, 1e-3, "ms");
+/// `α`: 0, or 10⁻⁹ ns to 1 µs per byte (typed in ns/B); `β`: 0, or 1 fs
+/// to 10 s (typed in ms). The floors keep a parse op's time, which may be
+/// a step's only time, away from the subnormals whose ratios overflow.
+pub const ALPHA: Bounds = Bounds::shown(0.0, 1e-6, 1e-9, "ns/B").or_zero_from(1e-18);
+pub const BETA: Bounds = Bounds::shown(0.0, 10.0, 1e-3, "ms").or_zero_from(1e-15);
 /// HTTP/2 window: 1 kB to 10 GB, typed in MB.
 pub const WINDOW: Bounds = Bounds::shown(1e3, 1e10, 1e6, "MB");
 pub const STEPS: Bounds = Bounds::plain(1.0, 100_000.0);
@@ -545,6 +548,19 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
     if let Some(p) = &c.profile {
         for m in p.validate() {
             errs.push(err(format!("models.{ID}.profile"), m));
+        }
+    } else if let (None, Some(g)) = (&c.profile_ref, &c.generate) {
+        // Counted before it is made: its amounts are profiled steps × ops.
+        let ops = super::generate::count(&s.workload.network, g).ops;
+        if ops > MAX_OPS {
+            errs.push(err(
+                "workload.network.layers",
+                format!(
+                    "a profile generated from these layers has {} ops per step, more than the {} Li et al. accepts: use fewer layers, or one op of each kind per layer",
+                    fmt_count(ops as f64),
+                    fmt_count(MAX_OPS as f64)
+                ),
+            ));
         }
     }
     errs

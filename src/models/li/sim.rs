@@ -29,7 +29,8 @@
 //! they were scheduled), then link completions (in the order the chunks
 //! started).
 
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use serde::Serialize;
 
@@ -127,6 +128,8 @@ pub struct Outcome {
     pub segments: Vec<Segment>,
     /// Events processed (for the benchmark).
     pub events: u64,
+    /// With several PS, chunks in service passed over to share the links.
+    pub chunk_visits: u64,
 }
 
 /// A counter-based generator: splitmix64 of (seed, worker, step).
@@ -210,47 +213,44 @@ impl Graph {
 /// with no variable go to PS 0.
 pub fn place(profile: &Profile, servers: u32) -> Vec<u16> {
     let servers = servers.max(1) as usize;
-    let mut names: Vec<&str> = Vec::new();
+    // Each variable's place in creation order, found by hash: a 100,000-op
+    // profile would otherwise search its list once per op.
+    let mut index: HashMap<&str, usize> = HashMap::new();
     let mut bytes: Vec<f64> = Vec::new();
-    for (i, op) in profile.ops.iter().enumerate() {
-        let Some(t) = op.tensor.as_deref() else {
-            continue;
-        };
-        let b = if op.resource.is_link() {
-            profile.mean_amount(i)
-        } else {
-            0.0
-        };
-        match names.iter().position(|n| *n == t) {
-            Some(k) => bytes[k] = bytes[k].max(b),
-            None => {
-                names.push(t);
-                bytes.push(b);
-            }
-        }
-    }
-    let mut load = vec![0.0f64; servers];
-    let mut home = Vec::with_capacity(names.len());
-    for b in &bytes {
-        let (k, _) = load
-            .iter()
-            .enumerate()
-            .fold(
-                (0, f64::INFINITY),
-                |best, (k, &l)| if l < best.1 { (k, l) } else { best },
-            );
-        load[k] += b;
-        home.push(k as u16);
-    }
-    profile
+    let var: Vec<Option<usize>> = profile
         .ops
         .iter()
-        .map(|op| {
-            op.tensor
-                .as_deref()
-                .and_then(|t| names.iter().position(|n| *n == t))
-                .map_or(0, |k| home[k])
+        .enumerate()
+        .map(|(i, op)| {
+            let t = op.tensor.as_deref()?;
+            let b = if op.resource.is_link() {
+                profile.mean_amount(i)
+            } else {
+                0.0
+            };
+            let k = *index.entry(t).or_insert_with(|| {
+                bytes.push(0.0);
+                bytes.len() - 1
+            });
+            bytes[k] = bytes[k].max(b);
+            Some(k)
         })
+        .collect();
+    // The PS with the least load, the lowest index of equals: a heap of
+    // (load, index), loads as bits (they order as the numbers: none is
+    // negative), so 4,096 PS are not scanned per variable.
+    let mut least: BinaryHeap<Reverse<(u64, usize)>> =
+        (0..servers).map(|k| Reverse((0f64.to_bits(), k))).collect();
+    let mut home = Vec::with_capacity(bytes.len());
+    for b in &bytes {
+        let Some(Reverse((load, k))) = least.pop() else {
+            break;
+        };
+        least.push(Reverse(((f64::from_bits(load) + b).to_bits(), k)));
+        home.push(k as u16);
+    }
+    var.into_iter()
+        .map(|k| k.and_then(|k| home.get(k).copied()).unwrap_or(0))
         .collect()
 }
 
@@ -461,6 +461,35 @@ struct Item {
     served: bool,
 }
 
+/// A stream queued on a link with flow control off: the heap's greatest
+/// is the lowest rank, of equals the first queued.
+#[derive(Clone, Copy)]
+struct Ranked {
+    rank: u32,
+    seq: u64,
+    item: Item,
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        (self.rank, self.seq) == (other.rank, other.seq)
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.rank, other.seq).cmp(&(self.rank, self.seq))
+    }
+}
+
 struct WorkerState {
     sample: usize,
     started: u32,
@@ -508,6 +537,11 @@ struct Sim<'a> {
     /// Pure delays under way (worker, node).
     delays: Slab<(u32, u32)>,
     queues: Box<[VecDeque<Item>]>,
+    /// Each link's queue with flow control off, lowest rank first (a
+    /// heap: a step's 50,000 ready streams are not scanned per pick).
+    ranked: Box<[BinaryHeap<Ranked>]>,
+    /// Streams queued there so far: equal ranks go first in, first out.
+    ranked_seq: u64,
     busy: Box<[bool]>,
     /// When each leaf slot is next free.
     free_at: Box<[f64]>,
@@ -673,11 +707,21 @@ impl Sim<'_> {
                     self.links.append(k as u32, node, amount);
                     return;
                 }
-                self.queues[k].push_back(Item {
+                let item = Item {
                     node,
                     left: amount,
                     served: false,
-                });
+                };
+                if fifo {
+                    self.queues[k].push_back(item);
+                } else {
+                    self.ranked_seq += 1;
+                    self.ranked[k].push(Ranked {
+                        rank: self.g.nodes[node as usize].rank,
+                        seq: self.ranked_seq,
+                        item,
+                    });
+                }
                 if !self.busy[k] {
                     self.wake(w, s);
                 }
@@ -702,21 +746,10 @@ impl Sim<'_> {
     #[inline(always)]
     fn serve(&mut self, w: u32, s: usize) {
         let k = self.at(w, s);
-        let link = s > self.m;
-        let queue = &mut self.queues[k];
-        let pick = match (&self.setup.flow, link) {
-            (Flow::Off(_), true) => queue
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, it)| self.g.nodes[it.node as usize].rank)
-                .map(|(i, _)| i),
-            _ => (!queue.is_empty()).then_some(0),
-        };
-        let Some(i) = pick else { return };
-        let taken = if i == 0 {
-            queue.pop_front()
+        let taken = if s > self.m && !self.windowed {
+            self.ranked[k].pop().map(|r| r.item)
         } else {
-            queue.remove(i)
+            self.queues[k].pop_front()
         };
         let Some(item) = taken else {
             return;
@@ -982,6 +1015,8 @@ fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome 
         delays_from: (slots + workers) as u32,
         delays: Slab::default(),
         queues: (0..slots).map(|_| VecDeque::new()).collect(),
+        ranked: (0..slots).map(|_| BinaryHeap::new()).collect(),
+        ranked_seq: 0,
         busy: vec![false; slots].into_boxed_slice(),
         free_at: vec![0.0; slots].into_boxed_slice(),
         remaining: vec![0; workers * g.nodes.len()].into_boxed_slice(),
@@ -1050,6 +1085,7 @@ fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome 
         placement: g.placement.clone(),
         segments: sim.segments,
         events: sim.events,
+        chunk_visits: sim.links.visits,
     }
 }
 

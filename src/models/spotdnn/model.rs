@@ -4,12 +4,15 @@
 use super::eval::evaluate;
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable};
+use crate::models::{Model, Need, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct SpotDnn;
+
+/// Compositions of the quotas the exact search takes on.
+const MAX_COMPOSITIONS: f64 = 1e12;
 
 const NEEDS: [Need; 14] = [
     Need {
@@ -94,6 +97,24 @@ impl Model for SpotDnn {
             "goals.",
             "models.spotdnn",
         ]
+    }
+
+    /// Compositions the exact search may visit: every type with a quota
+    /// from 0 to its quota instances (the search prunes most of them).
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let compositions = s
+            .hardware
+            .catalog
+            .iter()
+            .filter_map(|i| i.quota)
+            .fold(1.0_f64, |acc, q| acc * (f64::from(q) + 1.0));
+        vec![Work {
+            units: compositions,
+            unit: "compositions of the quotas",
+            limit: MAX_COMPOSITIONS,
+            field: "hardware.catalog".into(),
+            reduce: "the number of instance types with a quota, or their quotas".into(),
+        }]
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {

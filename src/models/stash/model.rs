@@ -4,13 +4,16 @@
 use super::eval::evaluate;
 use super::report::build;
 use super::section;
-use crate::models::{Import, Model, Need, Unavailable};
+use crate::models::{Import, Model, Need, Unavailable, Work};
 use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct Stash;
+
+/// Configurations ranked at most (well under a second natively).
+const MAX_CONFIGURATIONS: f64 = 1e6;
 
 const IMPORTS: [Import; 1] = [Import {
     key: "runs",
@@ -118,6 +121,20 @@ impl Model for Stash {
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
         section::validate(s)
+    }
+
+    /// Configurations ranked: every catalog type at 1..=M machines, plus
+    /// the measured runs.
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let settings = section::settings(s);
+        vec![Work {
+            units: s.hardware.catalog.len() as f64 * f64::from(settings.max_machines)
+                + settings.runs.len() as f64,
+            unit: "configurations",
+            limit: MAX_CONFIGURATIONS,
+            field: "models.stash.max_machines".into(),
+            reduce: "the most machines per configuration, or the catalog".into(),
+        }]
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {

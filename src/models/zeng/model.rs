@@ -4,12 +4,18 @@
 use super::eval::evaluate_validated;
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable};
+use crate::models::{Model, Need, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct Zeng;
+
+/// The bandwidths of the bandwidth chart.
+const BANDWIDTH_POINTS: f64 = super::eval::BANDWIDTH_POINTS as f64;
+/// Worker positions queued in one evaluation at most: about a second
+/// natively (the largest cluster, every group distinct, sweeps to 256).
+const MAX_QUEUED: f64 = 2e7;
 
 const NEEDS: [Need; 7] = [
     Need {
@@ -86,6 +92,29 @@ impl Model for Zeng {
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
         section::validate(s)
+    }
+
+    /// Worker positions the push queue orders: the cluster at every
+    /// bandwidth of the chart, and every sweep line (one per device and
+    /// batch, and the mix) at 1..=N workers.
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let groups = &s.hardware.cluster.workers;
+        let workers: f64 = groups.iter().map(|g| f64::from(g.count)).sum();
+        let mut kinds: Vec<(&str, u32)> = groups
+            .iter()
+            .map(|g| (g.instance.as_str(), g.batch_size))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let lines = kinds.len() + usize::from(kinds.len() > 1);
+        let n = f64::from(section::settings(s).sweep_max_workers);
+        vec![Work {
+            units: workers * (BANDWIDTH_POINTS + 1.0) + lines as f64 * n * (n + 1.0) / 2.0,
+            unit: "worker positions in the push queue",
+            limit: MAX_QUEUED,
+            field: "models.zeng.sweep_max_workers".into(),
+            reduce: "the sweep's largest worker count, or the number of distinct worker groups (device and batch size)".into(),
+        }]
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
