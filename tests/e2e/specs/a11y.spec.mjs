@@ -27,7 +27,7 @@ const VIEWS = [
 // "[unit]" in its label.
 const UNITLESS = [
   /^workers\b/, /^PS nodes$/, /^GPUs per instance$/, /^vCPUs$/, /^stream processors$/,
-  /^gradient pushes per iteration/, /^values per push\/pull/, /^samples per epoch/,
+  /^gradient pushes per iteration/, /^values per push\/pull/, /^values per pull/, /^samples per epoch/,
   /^loss goal$/, /^seeds?\b/, /count/,
 ];
 
