@@ -292,6 +292,21 @@ for (const [kind, what, target, limit] of [
   }
 }
 
+// spotDNN at the shipped catalog's scale (issue 32): the whole evaluation
+// and the exact optimiser alone, 31 types × quota 32 and 25 copies × 5.
+for (const [kind, what, target, limit] of [
+  ['evaluation', 'spotDNN whole evaluation (plans, fastest, frontier, replan) at scale', '< 100 ms', 100000],
+  ['exact', 'spotDNN exact optimiser at scale', '< 100 ms', 100000],
+]) {
+  const keys = [...native.keys()].filter((k) => k.startsWith(`spotdnn.scale.${kind}.`));
+  const label = `${what}, native: ${keys.map((k) => k.split('.').pop()).join(', ') || '?'} (current31-q32: the shipped current catalog, quota 32 each)`;
+  const t = nativeTiming(keys.length ? keys : [`spotdnn.scale.${kind}.*`], label, target);
+  if (t) {
+    const medians = t.map((r) => r.median_us);
+    row(label, `median ${range(medians, us)}, max ${us(max(t.map((r) => r.max_us)))}`, target, verdict(max(medians) < limit));
+  }
+}
+
 // Stash: the all-reduce prediction and its ranking over 200 configurations.
 {
   const label = 'Stash evaluation with the ranking of 200 configurations (100 GPU types × 1-2 machines), native';
@@ -384,6 +399,15 @@ for (const [kind, what, target, limit] of [
     const medians = keys.map((k) => wasm.get(k).median_ms);
     row(label, `median ${range(medians, ms)}`, target, verdict(max(medians) < limit));
   }
+}
+
+// spotDNN's whole evaluation at scale compiled to wasm32 (the worker's code).
+{
+  const target = '< 300 ms';
+  const m = wasm.get('spotdnn.wasm.scale.evaluation.current31-q32');
+  const label = 'spotDNN whole evaluation, the shipped current catalog (31 types × quota 32), in headless Chromium (wasm32)';
+  if (!m) failed(label, `no spotdnn.wasm.scale.evaluation.current31-q32 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/spotdnn_wasm_bench.rs)`, target);
+  else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 300));
 }
 
 // Li et al.'s event core compiled to wasm32 (the page's build), in headless

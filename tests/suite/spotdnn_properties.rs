@@ -127,6 +127,7 @@ proptest! {
         let x = exact(&p, |_| {});
         let b = brute_force(&p);
         let a = algorithm1(&p);
+        prop_assert!(x.complete);
         prop_assert!(same(cost(&x), cost(&b)), "exact {:?} brute {:?}", x.best, b.best);
         if let (Some(xc), Some(ac)) = (cost(&x), cost(&a)) {
             prop_assert!(xc <= ac * (1.0 + 1e-12));
@@ -156,14 +157,16 @@ proptest! {
         goals.sort_by(f64::total_cmp);
         let p = problem(&types, &w, loss, f64::INFINITY);
         let seed = brute_force(&Problem { time_goal_s: seed_goal, ..p.clone() }).best;
-        let plans = sweep(&p, &goals, &seed.iter().collect::<Vec<_>>());
+        let frontier = sweep(&p, &goals, &seed.iter().collect::<Vec<_>>());
+        prop_assert!(frontier.complete);
+        let plans = frontier.plans;
         prop_assert_eq!(plans.len(), goals.len());
         for (g, plan) in goals.iter().zip(&plans) {
             let q = Problem { time_goal_s: *g, ..p.clone() };
             let b = brute_force(&q);
             let got = plan.as_ref().map(|c| c.run.cost);
             prop_assert!(same(got, cost(&b)), "goal {} sweep {:?} brute {:?}", g, got, cost(&b));
-            keeps_rules(&q, &Search { best: plan.clone(), evaluated: 0, workers_from: 0, workers_to: 0 });
+            keeps_rules(&q, &Search { best: plan.clone(), evaluated: 0, workers_from: 0, workers_to: 0, complete: true });
         }
     }
 
@@ -258,6 +261,118 @@ proptest! {
             }
         }
     }
+}
+
+prop_compose! {
+    /// A catalog whose later types may be copies of earlier ones at
+    /// another price (the search fills such copies cheapest first).
+    fn catalog_with_copies()(
+        types in catalog(),
+        copies in prop::collection::vec((0usize..4, 0.1f64..4.0, 0u32..=3), 0..3),
+    ) -> Vec<InstanceType> {
+        let mut types = types;
+        let n = types.len();
+        for (i, (of, price, quota)) in copies.into_iter().enumerate() {
+            let mut t = types[of % n].clone();
+            t.name = format!("copy{i}");
+            t.price = price;
+            t.quota = Some(quota);
+            types.push(t);
+        }
+        types
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    /// Random types (with copies), quotas, running instances kept, goals,
+    /// overhead, both loss forms and either sign of γ2: the exact plan,
+    /// the fastest cluster and the frontier equal brute force's.
+    #[test]
+    fn every_search_equals_brute_force_with_running_instances(
+        types in catalog_with_copies(),
+        running in prop::collection::vec(0u32..=2, 7),
+        alpha1 in 0.05f64..1.0,
+        beta1 in -2.0f64..0.5,
+        with_r in any::<bool>(),
+        gamma2 in -0.3f64..0.05,
+        gamma4 in 0.0f64..1.0,
+        loss in 0.6f64..1.5,
+        time in 300.0f64..20_000.0,
+        overhead in prop::sample::select(vec![0.0, 30.0]),
+        goals in prop::collection::vec(300.0f64..20_000.0, 1..4),
+    ) {
+        let form = if with_r { LossForm::WithR } else { LossForm::RFree };
+        let mut w = workload(alpha1, beta1, 1e9, form, gamma4);
+        w.loss.gamma2 = gamma2;
+        let m = types.len();
+        let existing: Vec<u32> = running[..m].to_vec();
+        let available: Vec<u32> = types
+            .iter()
+            .zip(&existing)
+            .map(|(t, &e)| t.quota.unwrap_or(0).saturating_sub(e))
+            .collect();
+        let p = Problem {
+            overhead_s: overhead,
+            existing,
+            available,
+            ..problem(&types, &w, loss, time)
+        };
+        let x = exact(&p, |_| {});
+        let b = brute_force(&p);
+        prop_assert!(x.complete);
+        prop_assert!(same(cost(&x), cost(&b)), "exact {:?} brute {:?}", x.best, b.best);
+        keeps_rules(&p, &x);
+        let open = Problem { time_goal_s: f64::INFINITY, ..p.clone() };
+        let f = fastest(&open);
+        prop_assert!(f.complete);
+        let least = brute_force(&open).best.map(|_| {
+            // The least time brute force reaches: every composition's.
+            let mut t = f64::INFINITY;
+            let mut counts = p.existing.clone();
+            each_composition(&open, 0, &mut counts, &mut |c| {
+                if let Some(k) = open.candidate(c) {
+                    if k.run.time_s.is_finite() {
+                        t = t.min(k.time_s);
+                    }
+                }
+            });
+            t
+        });
+        match (&f.best, least) {
+            (Some(c), Some(t)) => prop_assert!((c.time_s - t).abs() <= 1e-9 * t, "{} vs {}", c.time_s, t),
+            (None, None) => {}
+            (a, b) => prop_assert!(false, "fastest {:?} brute {:?}", a.as_ref().map(|c| c.time_s), b),
+        }
+        let mut goals = goals;
+        goals.sort_by(f64::total_cmp);
+        let frontier = sweep(&open, &goals, &[]);
+        prop_assert!(frontier.complete);
+        for (g, plan) in goals.iter().zip(&frontier.plans) {
+            let q = Problem { time_goal_s: *g, ..p.clone() };
+            let got = plan.as_ref().map(|c| c.run.cost);
+            prop_assert!(same(got, cost(&brute_force(&q))), "goal {} sweep {:?}", g, got);
+        }
+    }
+}
+
+/// Every composition within the quotas and the worker limit, running
+/// instances kept (brute force's, with the counts handed out).
+fn each_composition(p: &Problem, k: usize, counts: &mut Vec<u32>, f: &mut impl FnMut(&[u32])) {
+    if k == p.types.len() {
+        let total: u32 = counts.iter().sum();
+        if total > 0 && total <= p.max_workers {
+            f(counts);
+        }
+        return;
+    }
+    let base = p.existing[k];
+    for extra in 0..=p.available[k] {
+        counts[k] = base + extra;
+        each_composition(p, k + 1, counts, f);
+    }
+    counts[k] = base;
 }
 
 #[test]

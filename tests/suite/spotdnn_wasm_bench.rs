@@ -53,3 +53,21 @@ fn bench_spotdnn_optimiser_in_the_browser() {
         );
     }
 }
+
+/// The whole evaluation (both plans, the fastest cluster, the frontier,
+/// the replan) at scale, as the page's worker runs it: the shipped current
+/// catalog with a quota of 32 on each of its 31 types.
+#[wasm_bindgen_test]
+#[ignore = "a benchmark: make bench runs it"]
+fn bench_spotdnn_scale_in_the_browser() {
+    use ddnn_planner::models::evaluate;
+    use ddnn_planner::models::spotdnn::presets::current_catalog_example;
+    use ddnn_planner::models::spotdnn::SpotDnn;
+    let s = current_catalog_example(32);
+    let ms = median_ms(1, || {
+        black_box(evaluate(&SpotDnn, black_box(&s)).ok());
+    });
+    console_log!(
+        "BENCH {{\"key\":\"spotdnn.wasm.scale.evaluation.current31-q32\",\"median_ms\":{ms:.3}}}"
+    );
+}

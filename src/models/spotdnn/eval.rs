@@ -7,16 +7,16 @@ use crate::bounds::positive;
 use serde::Serialize;
 
 use super::fit::{self, ContentionPoint, Fit, SpeedObservation, Trace};
-use super::plan::{algorithm1, exact, fastest, sweep, Candidate, Problem, Search};
+use super::plan::{algorithm1, exact, exact_from, fastest, sweep, Candidate, Problem, Search};
 use super::section::{self, parse_cluster, PlanFrom, SpotDnnSettings, ALPHA2, ID};
 use super::{
     cluster, compute_time, gpu_batch, ClusterFigures, InstanceType, LossForm, LossLaw, RunFigures,
     Workload,
 };
-use crate::hardware::{Instance, Pricing};
-use crate::report::fmt_sig;
 use crate::errors::err;
 use crate::errors::{FieldError, Unavailable};
+use crate::hardware::{Instance, Pricing};
+use crate::report::fmt_sig;
 use crate::scenario::Scenario;
 
 /// Points on the cost-vs-time-goal frontier.
@@ -80,8 +80,12 @@ pub struct Plans {
     pub comparisons: Vec<Comparison>,
     /// When nothing meets the goals: the fastest cluster the quotas allow.
     pub fastest: Option<Candidate>,
+    /// False when the fastest-cluster search stopped at its budget.
+    pub fastest_complete: bool,
     /// (time goal [s], cheapest cost [USD] or None) along the frontier.
     pub frontier: Vec<(f64, Option<f64>)>,
+    /// False when the frontier's searches stopped at their budget.
+    pub frontier_complete: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -126,7 +130,6 @@ pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
     }
     Ok(e)
 }
-
 
 /// The types and the given cluster, without plans.
 pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
@@ -196,7 +199,8 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
         loss,
     };
     let pricing = s.hardware.pricing;
-    let (types, skipped) = instance_types(s, &set, &workload, alpha2, pricing).map_err(Unavailable::invalid)?;
+    let (types, skipped) =
+        instance_types(s, &set, &workload, alpha2, pricing).map_err(Unavailable::invalid)?;
     if types.is_empty() {
         return Err(Unavailable::Missing { needs: vec![err(
             f("measured"),
@@ -532,7 +536,7 @@ fn worker_cap(w: &Workload, limit: u32) -> u32 {
 fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
     let p = problem(e, loss_goal, time_goal);
     let paper = algorithm1(&p);
-    let exact = exact(&p, |_| {});
+    let exact = exact_from(&p, &paper, |_| {});
     let gap = match (&paper.best, &exact.best) {
         (Some(a), Some(x)) if x.run.cost > 0.0 => Some(a.run.cost / x.run.cost - 1.0),
         _ => None,
@@ -542,12 +546,15 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
         .as_ref()
         .map(|b| comparisons(&p, b))
         .unwrap_or_default();
-    let quickest = fastest(&p).best;
+    let quick = fastest(&p);
+    let (frontier, frontier_complete) = frontier(&p, quick.best.as_ref());
     Plans {
         loss_goal,
         time_goal_s: time_goal,
-        frontier: frontier(&p, quickest.as_ref()),
-        fastest: quickest.filter(|_| exact.best.is_none()),
+        frontier,
+        frontier_complete: frontier_complete && quick.complete,
+        fastest_complete: quick.complete,
+        fastest: quick.best.filter(|_| exact.best.is_none()),
         paper,
         exact,
         gap,
@@ -591,22 +598,27 @@ fn comparisons(p: &Problem, best: &Candidate) -> Vec<Comparison> {
 }
 
 /// The cheapest cost for time goals from the fastest cluster's time to
-/// the cheapest cluster's (log-spaced), the loss goal fixed.
-fn frontier(p: &Problem, quickest: Option<&Candidate>) -> Vec<(f64, Option<f64>)> {
+/// the cheapest cluster's (log-spaced), the loss goal fixed; and whether
+/// every search behind it went to the end.
+fn frontier(p: &Problem, quickest: Option<&Candidate>) -> (Vec<(f64, Option<f64>)>, bool) {
     let quick = quickest.map(|c| c.time_s);
-    let slow = exact(
+    let cheapest = exact(
         &Problem {
             time_goal_s: f64::INFINITY,
             ..p.clone()
         },
         |_| {},
-    )
-    .best;
+    );
+    let slow = cheapest.best;
     let (Some(lo), Some(hi)) = (quick, slow.as_ref().map(|c| c.time_s)) else {
-        return Vec::new();
+        return (Vec::new(), cheapest.complete);
     };
     if !positive(hi - lo) {
-        return vec![(lo, exact(p, |_| {}).best.map(|c| c.run.cost))];
+        let at = exact(p, |_| {});
+        return (
+            vec![(lo, at.best.map(|c| c.run.cost))],
+            cheapest.complete && at.complete,
+        );
     }
     let k = FRONTIER_POINTS;
     let goals: Vec<f64> = (0..k)
@@ -622,12 +634,13 @@ fn frontier(p: &Problem, quickest: Option<&Candidate>) -> Vec<(f64, Option<f64>)
         })
         .collect();
     let seeds: Vec<&Candidate> = quickest.into_iter().chain(slow.as_ref()).collect();
-    let plans = sweep(p, &goals, &seeds);
-    goals
+    let swept = sweep(p, &goals, &seeds);
+    let points = goals
         .into_iter()
-        .zip(plans)
+        .zip(swept.plans)
         .map(|(g, c)| (g, c.map(|c| c.run.cost)))
-        .collect()
+        .collect();
+    (points, cheapest.complete && swept.complete)
 }
 
 /// The takeover plan when the section marks a revocation.

@@ -153,22 +153,28 @@ impl Workload {
     /// Bound of the paper's Eq. 15 (`P < 1`): the most workers before the
     /// PS link is always the bottleneck; `None` when `P` never reaches 1.
     pub fn max_workers(&self) -> Option<u32> {
-        if self.alpha1 <= 0.0 {
-            return (self.beta1 >= 1.0).then_some(0);
-        }
-        let root = (1.0 - self.beta1) / self.alpha1;
-        if root <= 0.0 {
-            return Some(0);
-        }
-        let n = (root * root).floor();
-        // √n·α1 + β1 = 1 exactly at a whole n: P < 1 needs one fewer.
-        let n = if (self.alpha1 * n.sqrt() + self.beta1) >= 1.0 {
-            n - 1.0
-        } else {
-            n
-        };
-        Some(n.clamp(0.0, f64::from(u32::MAX)) as u32)
+        contention_cap(self.alpha1, self.beta1)
     }
+}
+
+/// `Workload::max_workers` from `α1`, `β1` alone (the work statement
+/// reads it before anything is computed).
+pub fn contention_cap(alpha1: f64, beta1: f64) -> Option<u32> {
+    if alpha1 <= 0.0 {
+        return (beta1 >= 1.0).then_some(0);
+    }
+    let root = (1.0 - beta1) / alpha1;
+    if root <= 0.0 {
+        return Some(0);
+    }
+    let n = (root * root).floor();
+    // √n·α1 + β1 = 1 exactly at a whole n: P < 1 needs one fewer.
+    let n = if (alpha1 * n.sqrt() + beta1) >= 1.0 {
+        n - 1.0
+    } else {
+        n
+    };
+    Some(n.clamp(0.0, f64::from(u32::MAX)) as u32)
 }
 
 /// One instance type as spotDNN reads it.
@@ -285,6 +291,30 @@ impl Mix {
             return None;
         }
         let n = f64::from(workers);
+        Some(Self::sums(types, counts, workers, |_, t| {
+            t.iteration(w, n).total()
+        }))
+    }
+
+    /// `of` with each type's iteration time `times[k]` at this worker
+    /// count given (the searches compute them once per count); the same
+    /// bits as `of`.
+    pub fn of_times(types: &[InstanceType], counts: &[u32], times: &[f64]) -> Option<Mix> {
+        let workers: u32 = counts.iter().sum();
+        if workers == 0 {
+            return None;
+        }
+        Some(Self::sums(types, counts, workers, |k, _| {
+            times.get(k).copied().unwrap_or(f64::NAN)
+        }))
+    }
+
+    fn sums(
+        types: &[InstanceType],
+        counts: &[u32],
+        workers: u32,
+        time: impl Fn(usize, &InstanceType) -> f64,
+    ) -> Mix {
         let mut m = Mix {
             workers,
             rate: 0.0,
@@ -294,12 +324,12 @@ impl Mix {
             price: 0.0,
             other: Some(0.0),
         };
-        for (t, &c) in types.iter().zip(counts) {
+        for (k, (t, &c)) in types.iter().zip(counts).enumerate() {
             if c == 0 {
                 continue;
             }
             let c = f64::from(c);
-            let ti = t.iteration(w, n).total();
+            let ti = time(k, t);
             let vi = t.batch / ti;
             m.rate += c / ti;
             m.speed += c * vi;
@@ -308,7 +338,7 @@ impl Mix {
             m.price += c * t.price;
             m.other = m.other.and_then(|o| t.other_price.map(|p| o + c * p));
         }
-        Some(m)
+        m
     }
 
     /// `T_exp` (Eq. 2).

@@ -1,18 +1,23 @@
 //! spotDNN in the registry: what it reads, its section's checks, and its
 //! report.
 
+use super::contention_cap;
 use super::eval::evaluate;
+use super::plan::work_units;
 use super::report::build;
 use super::section;
+use crate::errors::FieldError;
+use crate::hardware::Instance;
 use crate::models::{Model, Need, Unavailable, Work};
 use crate::report::Report;
-use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
 pub struct SpotDnn;
 
-/// Compositions of the quotas the exact search takes on.
-const MAX_COMPOSITIONS: f64 = 1e12;
+/// Plan search steps taken on (`plan::work_units`, about a nanosecond
+/// each natively): seconds in the worst case, every search at its budget.
+/// The shipped current catalog at quota 32 and 63 workers states 1.7·10⁹.
+const MAX_SEARCH_STEPS: f64 = 1e10;
 
 const NEEDS: [Need; 14] = [
     Need {
@@ -99,21 +104,36 @@ impl Model for SpotDnn {
         ]
     }
 
-    /// Compositions the exact search may visit: every type with a quota
-    /// from 0 to its quota instances (the search prunes most of them).
+    /// The plan searches' worst case (`plan::work_units`): the measured
+    /// types in the catalog, the worker limit (`P < 1` and the section's),
+    /// and the instances Algorithm 1 lines up (`Σ min(quota, limit)`).
+    /// Without both goals nothing is planned (0).
     fn work(&self, s: &Scenario) -> Vec<Work> {
-        let compositions = s
+        let plans = s.goals.loss.is_some() && s.goals.time_s.is_some();
+        let set = section::settings(s);
+        let cap = contention_cap(set.alpha1, set.beta1)
+            .map_or(set.max_workers, |n| n.min(set.max_workers));
+        let measured = |name: &str| set.measured.iter().any(|m| m.instance == name);
+        let types: Vec<&Instance> = s
             .hardware
             .catalog
             .iter()
-            .filter_map(|i| i.quota)
-            .fold(1.0_f64, |acc, q| acc * (f64::from(q) + 1.0));
+            .filter(|i| i.gpus.is_some_and(|g| g > 0) && measured(&i.name))
+            .collect();
+        let list: u64 = types
+            .iter()
+            .map(|i| u64::from(i.quota.unwrap_or(cap).min(cap)))
+            .sum();
         vec![Work {
-            units: compositions,
-            unit: "compositions of the quotas",
-            limit: MAX_COMPOSITIONS,
+            units: if plans {
+                work_units(types.len(), cap, list, set.revocation.is_some())
+            } else {
+                0.0
+            },
+            unit: "plan search steps",
+            limit: MAX_SEARCH_STEPS,
             field: "hardware.catalog".into(),
-            reduce: "the number of instance types with a quota, or their quotas".into(),
+            reduce: "the measured instance types, their quotas, or the worker limit (models.spotdnn.max_workers, α1, β1)".into(),
         }]
     }
 

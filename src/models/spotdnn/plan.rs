@@ -3,6 +3,8 @@
 //! of each type, keeping the instances already running (`E`). Algorithm 1
 //! as printed, an exact branch and bound, and brute force for the tests.
 
+use std::collections::HashMap;
+
 use crate::bounds::positive;
 use serde::Serialize;
 
@@ -50,6 +52,10 @@ pub struct Search {
     /// Worker counts searched, all instances included.
     pub workers_from: u32,
     pub workers_to: u32,
+    /// Whether the search went to the end: false when the exact search
+    /// stopped at its budget (`NODE_BUDGET`), its plan then the cheapest
+    /// (fastest) found, not proven so.
+    pub complete: bool,
 }
 
 impl Problem<'_> {
@@ -94,6 +100,18 @@ impl Problem<'_> {
     /// without allocating (searches call it per composition).
     fn quick(&self, counts: &[u32]) -> Option<(f64, f64)> {
         let r = Mix::of(self.types, counts, self.workload)?.run(
+            self.workload,
+            self.loss_from,
+            self.loss_goal,
+        )?;
+        let t = r.time_s + self.overhead_s;
+        (t <= self.time_goal_s).then_some((t, r.cost))
+    }
+
+    /// `quick` with each type's iteration time at this size given: the
+    /// same bits.
+    fn quick_at(&self, counts: &[u32], times: &[f64]) -> Option<(f64, f64)> {
+        let r = Mix::of_times(self.types, counts, times)?.run(
             self.workload,
             self.loss_from,
             self.loss_goal,
@@ -175,8 +193,10 @@ pub fn algorithm1(p: &Problem) -> Search {
         evaluated: 0,
         workers_from: lo,
         workers_to: hi,
+        complete: true,
     };
     let mut counts = vec![0u32; p.types.len()];
+    let mut times = vec![0.0; p.types.len()];
     let mut best: Option<(f64, Vec<u32>)> = None;
     for total in lo..=hi {
         let n = (total - existing) as usize;
@@ -186,6 +206,11 @@ pub fn algorithm1(p: &Problem) -> Search {
         counts.copy_from_slice(&p.existing);
         for &k in &list[..n] {
             counts[k] += 1;
+        }
+        // Each type's iteration at this size, once (as `Mix::of` has it).
+        let size = f64::from(total);
+        for (t, ty) in times.iter_mut().zip(p.types) {
+            *t = ty.iteration(w, size).total();
         }
         for start in 0..=(list.len() - n) {
             if start > 0 {
@@ -198,7 +223,7 @@ pub fn algorithm1(p: &Problem) -> Search {
                 counts[into] += 1;
             }
             search.evaluated += 1;
-            if let Some((_, cost)) = p.quick(&counts) {
+            if let Some((_, cost)) = p.quick_at(&counts, &times) {
                 if best.as_ref().is_none_or(|b| cost < b.0) {
                     best = Some((cost, counts.clone()));
                 }
@@ -218,6 +243,7 @@ pub fn brute_force(p: &Problem) -> Search {
         evaluated: 0,
         workers_from: p.total_existing().max(1),
         workers_to: cap,
+        complete: true,
     };
     let mut counts = p.existing.clone();
     fn walk(p: &Problem, k: usize, total: u32, cap: u32, counts: &mut Vec<u32>, s: &mut Search) {
@@ -248,48 +274,33 @@ pub fn brute_force(p: &Problem) -> Search {
     search
 }
 
-/// The remaining normalized iterations as a function of
-/// `u = (γ2·b_w + γ3)·√spread`: `u/(L − γ5) − γ1`, less the iterations
-/// already done when replanning. Increasing in `u`, which is what lets a
-/// lower bound on `u` bound the iterations.
-fn iterations_of(u: f64, w: &Workload, to: f64, from: Option<f64>) -> f64 {
-    let l = &w.loss;
-    let j_to = u / (to - l.gamma5) - l.gamma1;
-    let j_from = from.map_or(0.0, |f| (u / (f - l.gamma5) - l.gamma1).max(0.0));
-    j_to - j_from
+/// The exact optimiser: the cheapest plan in time under the same model as
+/// Algorithm 1, whose plan starts it (so it is never dearer).
+///
+/// For each total worker count `n` the contention, hence every type's
+/// iteration time `T_k`, is fixed, and a cluster's run depends on its
+/// counts only through sums: the iteration rate `I = Σ x_k/T_k`, the speed
+/// `V = Σ x_k·b_k/T_k`, `Σ v_k²`, the price `Π = Σ x_k·p_k`, and the
+/// fastest worker present. A depth-first search fixes the count of one
+/// class of types at a time and drops a partial cluster only when a lower
+/// bound, valid for every completion, shows that none is in time and
+/// cheaper than the best so far (`Bb::bound`). Worker counts are searched
+/// in the order of their root bounds, and stop once a root bound is no
+/// better than the best plan. Types with the same iteration time and
+/// batch (copies that differ in price at most) are one class, filled
+/// cheapest first: that is never dearer, and nothing else differs. It
+/// respects `P < 1` as Algorithm 1 does; the paper's Eq. 16 lower bound
+/// is not used (models.md: at `b_min` alone it can cut off the optimum).
+pub fn exact(p: &Problem, progress: impl FnMut(f64)) -> Search {
+    exact_from(p, &algorithm1(p), progress)
 }
 
-/// The exact optimiser: for each total worker count `n` (its contention,
-/// hence every worker's iteration time, is then fixed), a depth-first
-/// search over the types' counts with bounds that hold for every
-/// completion of a partial cluster. It returns the cheapest feasible plan
-/// under the same model as Algorithm 1, and never a dearer one.
-///
-/// Why the pruning is safe. With `n` fixed, a completion's aggregates are
-/// sums over the counts: the iteration rate `I = Σ x_k/T_k`, the speed
-/// `V = Σ x_k·b_k/T_k`, the price `Π = Σ x_k·p_k`. Each is bounded above
-/// and below by filling the remaining workers greedily into the types with
-/// the largest (smallest) per-worker term, within their quotas; with unit
-/// weights the greedy fill is the exact extreme. Then:
-/// - `b_w = V/I` is a rate-weighted mean of the batches present, so it
-///   lies within their range and within `[V_lo/I_hi, V_hi/I_lo]`;
-/// - `R² = (1 − w_max)² + Σ_{i≥2} w_i² ≥ (1 − w_max)²·n/(n − 1)` (the
-///   other shares sum to `1 − w_max`), decreasing in `w_max`, and
-///   `w_max ≤ s_max/V_lo`;
-/// - the iterations `j` increase with `u = (γ2·b_w + γ3)·√spread`
-///   (`iterations_of`), so the least `u` gives the least `j`;
-/// - `T = j/I ≥ j_lo/I_hi` and `C = j·Π/(3600·I) ≥ j_lo·min(Π/I)/3600`,
-///   where `Π/I`, a ratio of sums, is at least the smallest ratio of its
-///   parts (the counts fixed so far, and `p_k·T_k` of each type that may
-///   still be added).
-///
-/// A partial cluster is dropped only when a bound proves that no
-/// completion is in time or cheaper than the best found. The paper's
-/// Eq. 16 lower bound is not used (models.md: at `b_min` alone it can cut
-/// off the optimum); the search starts from Algorithm 1's plan, so the
-/// result is never dearer than it.
-pub fn exact(p: &Problem, progress: impl FnMut(f64)) -> Search {
-    branch_and_bound(p, Objective::Cost, None, progress)
+/// `exact` started from Algorithm 1's search `paper` of the same problem.
+pub fn exact_from(p: &Problem, paper: &Search, progress: impl FnMut(f64)) -> Search {
+    let seed = paper.best.as_ref().map(|c| (c.run.cost, c.counts.clone()));
+    let mut s = search(p, Objective::Cost, seed, progress);
+    s.evaluated += paper.evaluated;
+    s
 }
 
 /// The fastest cluster within the quotas, whatever it costs (the same
@@ -299,7 +310,87 @@ pub fn fastest(p: &Problem) -> Search {
         time_goal_s: f64::INFINITY,
         ..p.clone()
     };
-    branch_and_bound(&unbounded, Objective::Time, None, |_| {})
+    search(&unbounded, Objective::Time, None, |_| {})
+}
+
+/// The cheapest plan for each of several time goals (ascending): the exact
+/// search per goal, each started from the best of the known plans
+/// (`seeds`: the fastest cluster, the cheapest) and of the tighter goals'
+/// plans that meet it, so each search has a good bar from its start; the
+/// goals share one search's per-worker-count set-up.
+pub fn sweep(p: &Problem, goals: &[f64], seeds: &[&Candidate]) -> Frontier {
+    let q = Problem {
+        time_goal_s: f64::INFINITY,
+        ..p.clone()
+    };
+    let mut known: Vec<(f64, f64, Vec<u32>)> = seeds
+        .iter()
+        .filter(|c| q.holds(&c.counts))
+        .filter_map(|c| {
+            q.quick(&c.counts)
+                .map(|(t, cost)| (t, cost, c.counts.clone()))
+        })
+        .collect();
+    let mut bb = Bb::new(&q, Objective::Cost, SWEEP_BUDGET);
+    let mut plans = Vec::with_capacity(goals.len());
+    for &goal in goals {
+        let seed = known
+            .iter()
+            .filter(|(t, _, _)| *t <= goal)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(_, cost, c)| (*cost, c.clone()));
+        bb.start(goal, seed);
+        bb.run(|_| {});
+        let best = bb.best.as_ref().and_then(|c| q.candidate(c));
+        if let Some(c) = &best {
+            known.push((c.time_s, c.run.cost, c.counts.clone()));
+        }
+        plans.push(best);
+    }
+    Frontier {
+        plans,
+        complete: !bb.stopped,
+    }
+}
+
+/// The cheapest plan per time goal (`sweep`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frontier {
+    pub plans: Vec<Option<Candidate>>,
+    /// False when the goals' searches ran out of their shared budget
+    /// (`SWEEP_BUDGET`): the later plans are then the cheapest found.
+    pub complete: bool,
+}
+
+/// The most elementary steps one evaluation's plan searches can take
+/// (about a nanosecond each natively), for `types` instance types, at
+/// most `workers` workers, and `list` instances in Algorithm 1's list
+/// (`Σ min(quota, workers)`); `replan` when a revocation is replanned.
+///
+/// - Algorithm 1 (the plan, the cheapest plan's start, a replan's start):
+///   at most `workers × list` windows, each run over the types.
+/// - The exact searches (the plan, the fastest and the cheapest clusters,
+///   a replan: `NODE_BUDGET` steps each; the frontier's goals:
+///   `SWEEP_BUDGET` together), a step being greedy fills over the types
+///   for each price direction (at most 4 per type) and each `(I, V)` cut
+///   (`2·HULL_FILLS`), and the envelopes of the cells (`CELLS·2^REFINE`
+///   leaves, as many inner cells, two pieces for a replan; up to 4 lines
+///   per type).
+/// - The price planes' hull, per worker count and search: `C(k, 3)`
+///   triples checked against `k ≤ FACET_POINTS` points.
+pub fn work_units(types: usize, workers: u32, list: u64, replan: bool) -> f64 {
+    let m = types as f64;
+    let w = f64::from(workers);
+    let runs = if replan { 3.0 } else { 2.0 };
+    let searches = runs + 1.0;
+    let algorithm1 = runs * w * list as f64 * m;
+    let steps = searches * NODE_BUDGET as f64 + SWEEP_BUDGET as f64;
+    // Cells: halvings double the leaves' count, a replan has two pieces.
+    let cells = 4.0 * (CELLS << REFINE) as f64;
+    let step = m * (4.0 * m + 2.0 * HULL_FILLS as f64) + cells * 4.0 * m;
+    let k = m.min(FACET_POINTS as f64);
+    let hull = (searches + 1.0) * w * k * k * k * k / 6.0;
+    algorithm1 + steps * step + hull
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,123 +399,40 @@ enum Objective {
     Time,
 }
 
-fn branch_and_bound(
+/// The search for one objective, from a known plan `(value, counts)`.
+fn search(
     p: &Problem,
     objective: Objective,
-    start: Option<&Candidate>,
-    mut progress: impl FnMut(f64),
+    seed: Option<(f64, Vec<u32>)>,
+    progress: impl FnMut(f64),
 ) -> Search {
-    let heuristic = match start {
-        Some(c) => Search {
-            best: Some(c.clone()),
-            evaluated: 0,
-            workers_from: 0,
-            workers_to: 0,
-        },
-        None => algorithm1(p),
-    };
-    let best_value = heuristic
-        .best
-        .as_ref()
-        .map_or(f64::INFINITY, |c| match objective {
-            Objective::Cost => c.run.cost,
-            Objective::Time => c.time_s,
-        });
-    let mut bb = Bb::new(p, objective, best_value);
-    let (lo, hi) = bb.run(&mut progress);
-    let evaluated = heuristic.evaluated + bb.evaluated;
+    let mut bb = Bb::new(p, objective, NODE_BUDGET);
+    bb.start(p.time_goal_s, seed);
+    let (lo, hi) = bb.run(progress);
     // Re-evaluated in catalog order, as every other plan is.
-    let best = match bb.best {
-        Some(counts) => p.candidate(&counts),
-        None => heuristic.best,
-    };
     Search {
-        best,
-        evaluated,
+        best: bb.best.as_ref().and_then(|c| p.candidate(c)),
+        evaluated: bb.evaluated,
         workers_from: lo,
         workers_to: hi,
-    }
-}
-
-/// The cheapest plan for each of several time goals, in one search: a
-/// partial cluster is opened when some goal its time bound allows still
-/// has a dearer best than its cost bound (the bounds do not depend on the
-/// goal, only which goals a completion can meet does), so it returns what
-/// `exact` returns for each goal, at about the cost of the tightest one.
-/// `goals` ascending; `seeds` are known plans (the fastest cluster, the
-/// cheapest) that start the bests of the goals they meet.
-pub fn sweep(p: &Problem, goals: &[f64], seeds: &[&Candidate]) -> Vec<Option<Candidate>> {
-    let top = goals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let q = Problem {
-        time_goal_s: top,
-        ..p.clone()
-    };
-    let mut s = Sweep {
-        goals: goals.to_vec(),
-        best: vec![f64::INFINITY; goals.len()],
-        counts: vec![None; goals.len()],
-    };
-    for c in seeds.iter().filter(|c| q.holds(&c.counts)) {
-        s.offer(c.time_s, c.run.cost, &c.counts);
-    }
-    let mut bb = Bb::new(&q, Objective::Cost, f64::INFINITY);
-    bb.sweep = Some(s);
-    bb.run(|_| {});
-    let Some(s) = bb.sweep else {
-        return vec![None; goals.len()];
-    };
-    // Re-evaluated in catalog order, as every other plan is.
-    s.counts
-        .into_iter()
-        .map(|c| c.and_then(|c| q.candidate(&c)))
-        .collect()
-}
-
-/// The bests of a sweep, goal by goal.
-struct Sweep {
-    goals: Vec<f64>,
-    best: Vec<f64>,
-    counts: Vec<Option<Vec<u32>>>,
-}
-
-impl Sweep {
-    /// The first goal a run of `time` meets.
-    fn first_met(&self, time: f64) -> usize {
-        self.goals.partition_point(|&g| g < time)
-    }
-
-    /// The dearest best among goals a completion whose time is at least
-    /// `time_lo` may meet: the first such goal's, as bests never rise as
-    /// goals loosen (`offer` lowers a suffix); −∞ when it meets none.
-    fn bar(&self, time_lo: f64) -> f64 {
-        let i = self.first_met(time_lo * (1.0 - SLACK));
-        self.best.get(i).copied().unwrap_or(f64::NEG_INFINITY)
-    }
-
-    fn offer(&mut self, time: f64, cost: f64, counts: &[u32]) {
-        let from = self.first_met(time);
-        for i in from..self.goals.len() {
-            if cost < self.best[i] {
-                self.best[i] = cost;
-                self.counts[i] = Some(counts.to_vec());
-            }
-        }
+        complete: !bb.stopped,
     }
 }
 
 /// Per-type terms at one worker count.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Term {
     rate: f64,
     speed: f64,
     price: f64,
     batch: f64,
+    /// Running instances (kept) and the most this type may have.
     lo: u32,
     hi: u32,
 }
 
-/// Sums over the counts fixed so far.
-#[derive(Clone, Copy, Debug, Default)]
+/// Sums over a set of workers.
+#[derive(Clone, Copy, Debug)]
 struct Acc {
     rate: f64,
     speed: f64,
@@ -435,99 +443,293 @@ struct Acc {
     b_max: f64,
 }
 
+impl Acc {
+    const EMPTY: Acc = Acc {
+        rate: 0.0,
+        speed: 0.0,
+        sq: 0.0,
+        price: 0.0,
+        fastest: 0.0,
+        b_min: f64::INFINITY,
+        b_max: 0.0,
+    };
+
+    fn add(&mut self, t: &Term, x: u32) {
+        if x == 0 {
+            return;
+        }
+        let x = f64::from(x);
+        self.rate += x * t.rate;
+        self.speed += x * t.speed;
+        self.sq += x * t.speed * t.speed;
+        self.price += x * t.price;
+        self.fastest = self.fastest.max(t.speed);
+        self.b_min = self.b_min.min(t.batch);
+        self.b_max = self.b_max.max(t.batch);
+    }
+}
+
+/// Units chosen by a greedy fill, and their sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pick {
+    rate: f64,
+    speed: f64,
+    price: f64,
+}
+
+/// The search's state: the problem, the best plan so far, and one worker
+/// count's tree.
 struct Bb<'a, 'p> {
     p: &'a Problem<'p>,
     objective: Objective,
-    /// The best value so far of the objective (cost, or time).
-    best_cost: f64,
+    /// `T_obj` [s] of this search (`p`'s, or a sweep's goal).
+    goal: f64,
+    /// The best value so far of the objective (cost, or time), and its
+    /// counts.
+    best_value: f64,
     best: Option<Vec<u32>>,
-    /// Many time goals at once (`sweep`), else None.
-    sweep: Option<Sweep>,
     evaluated: u64,
-    counts: Vec<u32>,
+    /// Bounds and leaves so far, and the most allowed (`NODE_BUDGET`);
+    /// `stopped` once it is reached.
+    spent: u64,
+    budget: u64,
+    stopped: bool,
+    /// Nodes a probe may still open (`u64::MAX` in the full search).
+    probe_left: u64,
+    /// Types with the same iteration time and batch, cheapest first.
+    classes: Vec<Vec<usize>>,
+    /// Per worker count: the price plane directions (`level_planes`),
+    /// kept across a sweep's goals.
+    planes: HashMap<u32, Vec<(f64, f64)>>,
+    /// The direction `(λ, μ)` of the price line under the root bound's
+    /// least point (`bound` at depth 0 without a bar).
+    active: Option<(f64, f64)>,
+    // One worker count's tree:
+    n: u32,
+    times: Vec<f64>,
     terms: Vec<Term>,
-    /// Types in search order (cheapest per iteration rate first).
+    /// Classes in search order.
     order: Vec<usize>,
-    /// Each type's depth in `order`.
+    /// Each type's depth (its class's place in `order`).
     depth_of: Vec<usize>,
-    /// Types by rate and by speed, fastest first, and slowest first.
+    /// The types of the classes from depth `d` on: `open[open_from[d]..]`.
+    open: Vec<usize>,
+    open_from: Vec<usize>,
+    /// Types by rate, by speed (fastest first), by price (cheapest first).
     by_rate: Vec<usize>,
-    by_speed: Vec<usize>,
     by_rate_rev: Vec<usize>,
+    by_speed: Vec<usize>,
     by_speed_rev: Vec<usize>,
-    /// Types by price, cheapest first.
     by_price: Vec<usize>,
-    /// Least and most workers the types from depth `d` on can take.
+    /// Least and most workers the classes from depth `d` on can take.
     suffix_lo: Vec<u32>,
     suffix_hi: Vec<u32>,
-    n: u32,
+    /// The count of the class at each depth on the current path.
+    chosen: Vec<u32>,
+    scratch: Vec<(f64, usize)>,
 }
 
-/// Most open types the coupled time bound sorts (`Bb::coupled_time`).
-const COUPLED_TYPES: usize = 32;
+/// A worker count's root bound, its size and the piece it found active.
+type Root = (f64, u32, Option<(f64, f64)>);
 
 /// Relative slack so rounding never prunes the optimum.
 const SLACK: f64 = 1e-9;
 
+/// Most greedy fills per chain of the `(I, V)` polygon (`Bb::batch_cuts`).
+const HULL_FILLS: usize = 24;
+
+/// Steps (bounds, roots, leaves) an exact search may take: far beyond what
+/// the shipped catalogs need (a few thousand), and a stop for inputs that
+/// make it a subset-sum hunt (the problem is NP-hard: a cardinality-
+/// constrained subset sum is an instance, one batch size suffices).
+pub const NODE_BUDGET: u64 = 16_000;
+
+/// Steps the frontier's goals share (`sweep`).
+pub const SWEEP_BUDGET: u64 = 32_000;
+
+/// Most points (classes) the price planes' hull is taken over
+/// (`Bb::level_planes`): the cheapest per rate.
+const FACET_POINTS: usize = 32;
+
+/// Types a greedy fill selects one by one before sorting (`Bb::pick`).
+const SELECT: usize = 6;
+
+/// Nodes of each worker count's first, short dive (`Bb::run`).
+const PROBE_NODES: u64 = 32;
+
+/// Cells of the rate range in `least_cost`'s first cut.
+const CELLS: usize = 8;
+
+/// Cells of the rate range in `cells` (the run time's bound).
+const RUN_CELLS: usize = 16;
+
+/// `least_cost`'s cells without a bar (root bounds): no refinement.
+const ROOT_CELLS: usize = 32;
+
+/// Halvings of a cell below the bar (`least_cost`).
+const REFINE: usize = 3;
+
 impl<'a, 'p> Bb<'a, 'p> {
-    fn new(p: &'a Problem<'p>, objective: Objective, best_cost: f64) -> Self {
+    fn new(p: &'a Problem<'p>, objective: Objective, budget: u64) -> Self {
+        // Same iteration time (at every count: same compute and PCIe
+        // parts) and batch: one class.
+        let key = |k: usize| {
+            let t = &p.types[k];
+            (t.compute_s.to_bits(), t.pcie_s.to_bits(), t.batch.to_bits())
+        };
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        for k in 0..p.types.len() {
+            match classes.iter_mut().find(|c| key(c[0]) == key(k)) {
+                Some(c) => c.push(k),
+                None => classes.push(vec![k]),
+            }
+        }
+        for c in &mut classes {
+            c.sort_by(|&a, &b| {
+                p.types[a]
+                    .price
+                    .total_cmp(&p.types[b].price)
+                    .then(a.cmp(&b))
+            });
+        }
         Bb {
             p,
             objective,
-            best_cost,
+            goal: p.time_goal_s,
+            best_value: f64::INFINITY,
             best: None,
-            sweep: None,
             evaluated: 0,
-            counts: p.existing.clone(),
+            spent: 0,
+            budget,
+            stopped: false,
+            probe_left: u64::MAX,
+            classes,
+            planes: HashMap::new(),
+            active: None,
+            n: 0,
+            times: Vec::new(),
             terms: Vec::new(),
             order: Vec::new(),
             depth_of: Vec::new(),
+            open: Vec::new(),
+            open_from: Vec::new(),
             by_rate: Vec::new(),
-            by_speed: Vec::new(),
             by_rate_rev: Vec::new(),
+            by_speed: Vec::new(),
             by_speed_rev: Vec::new(),
             by_price: Vec::new(),
             suffix_lo: Vec::new(),
             suffix_hi: Vec::new(),
-            n: 0,
+            chosen: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
-    /// Every worker count the problem allows, searched in turn.
+    /// A new search for time goal `goal` from a known plan.
+    fn start(&mut self, goal: f64, seed: Option<(f64, Vec<u32>)>) {
+        self.goal = goal;
+        self.best_value = f64::INFINITY;
+        self.best = None;
+        self.evaluated = 0;
+        if let Some((value, counts)) = seed {
+            if self.p.holds(&counts) {
+                self.best_value = value;
+                self.best = Some(counts);
+            }
+        }
+    }
+
+    /// Every worker count the problem allows: root bounds first, then the
+    /// most promising counts searched first, stopping at the first root
+    /// bound no better than the best plan. Returns the counts' range.
     fn run(&mut self, mut progress: impl FnMut(f64)) -> (u32, u32) {
         let lo = self.p.total_existing().max(1);
         let hi = self.p.workers_cap();
+        let mut roots: Vec<Root> = Vec::new();
         for n in lo..=hi {
-            self.search(n);
-            if hi > lo {
-                progress(f64::from(n - lo + 1) / f64::from(hi - lo + 1));
+            if !self.spend() {
+                break;
             }
+            if !self.level(n) {
+                continue;
+            }
+            // Against the bar first (cheap where it prunes), then the full
+            // root bound of the counts left, to order them.
+            if self.best_value.is_finite() {
+                let b = self.bound(0, n, &Acc::EMPTY, self.best_value);
+                if b * (1.0 - SLACK) >= self.best_value {
+                    continue;
+                }
+                if !self.spend() {
+                    break;
+                }
+            }
+            self.active = None;
+            let b = self.bound(0, n, &Acc::EMPTY, f64::INFINITY);
+            if b < f64::INFINITY {
+                roots.push((b, n, self.active));
+            }
+        }
+        roots.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // A short dive per worker count first: the plans it finds set the
+        // bar every full search then prunes against.
+        for &(b, n, active) in &roots {
+            if self.stopped || b * (1.0 - SLACK) >= self.best_value {
+                break;
+            }
+            self.probe_left = PROBE_NODES;
+            self.descend(n, active);
+        }
+        self.probe_left = u64::MAX;
+        let total = roots.len().max(1) as f64;
+        for (i, &(b, n, active)) in roots.iter().enumerate() {
+            if self.stopped || b * (1.0 - SLACK) >= self.best_value {
+                break;
+            }
+            self.descend(n, active);
+            progress((i + 1) as f64 / total);
         }
         (lo, hi)
     }
 
-    /// The cost a completion whose time is at least `time_lo` must beat.
-    fn bar(&self, time_lo: f64) -> f64 {
-        match &self.sweep {
-            None => self.best_cost,
-            Some(s) => s.bar(time_lo),
+    /// Counts one step (a root bound, or a node: its bound, or its at most
+    /// one leaf per type when it is a forced completion) against the
+    /// budget; false once it is spent.
+    fn spend(&mut self) -> bool {
+        if self.spent >= self.budget {
+            self.stopped = true;
+        } else {
+            self.spent += 1;
+        }
+        !self.stopped
+    }
+
+    /// The tree of `n` workers, its classes along the root's `active` line.
+    fn descend(&mut self, n: u32, active: Option<(f64, f64)>) {
+        if self.level(n) {
+            if let Some(direction) = active {
+                self.arrange_by(direction);
+            }
+            self.dfs(0, n, Acc::EMPTY);
         }
     }
 
-    fn search(&mut self, n: u32) {
+    /// Sets up the tree of `n` workers; false when no cluster has `n`.
+    fn level(&mut self, n: u32) -> bool {
         let p = self.p;
         let w = p.workload;
         let nf = f64::from(n);
         self.n = n;
+        self.times = p.types.iter().map(|t| t.iteration(w, nf).total()).collect();
         self.terms = p
             .types
             .iter()
             .enumerate()
             .map(|(k, t)| {
-                let ti = t.iteration(w, nf).total();
+                let rate = 1.0 / self.times[k];
                 Term {
-                    rate: 1.0 / ti,
-                    speed: t.batch / ti,
+                    rate,
+                    speed: t.batch * rate,
                     price: t.price,
                     batch: t.batch,
                     lo: p.existing[k],
@@ -536,65 +738,135 @@ impl<'a, 'p> Bb<'a, 'p> {
             })
             .collect();
         let terms = &self.terms;
-        // Cheapest per iteration rate first for cost, fastest first for
-        // time: the first leaves reached are then good incumbents.
-        let mut order: Vec<usize> = (0..terms.len()).collect();
-        match self.objective {
-            Objective::Cost => order.sort_by(|&a, &b| {
-                (terms[a].price / terms[a].rate).total_cmp(&(terms[b].price / terms[b].rate))
-            }),
-            Objective::Time => order.sort_by(|&a, &b| terms[b].rate.total_cmp(&terms[a].rate)),
-        }
-        let mut by_rate: Vec<usize> = (0..terms.len()).collect();
-        by_rate.sort_by(|&a, &b| terms[b].rate.total_cmp(&terms[a].rate));
-        let mut by_speed: Vec<usize> = (0..terms.len()).collect();
-        by_speed.sort_by(|&a, &b| terms[b].speed.total_cmp(&terms[a].speed));
-        let m = order.len();
-        let mut suffix_lo = vec![0u32; m + 1];
-        let mut suffix_hi = vec![0u32; m + 1];
-        for d in (0..m).rev() {
-            let t = &terms[order[d]];
-            suffix_lo[d] = suffix_lo[d + 1].saturating_add(t.lo);
-            suffix_hi[d] = suffix_hi[d + 1].saturating_add(t.hi);
-        }
-        if n < suffix_lo[0] || n > suffix_hi[0] {
-            return;
-        }
-        let mut depth_of = vec![0usize; m];
-        for (d, &k) in order.iter().enumerate() {
-            depth_of[k] = d;
-        }
-        self.order = order;
-        self.depth_of = depth_of;
-        let mut by_price: Vec<usize> = (0..terms.len()).collect();
-        by_price.sort_by(|&a, &b| terms[a].price.total_cmp(&terms[b].price));
-        self.by_price = by_price;
+        let sorted = |cmp: &dyn Fn(&Term, &Term) -> std::cmp::Ordering| {
+            let mut v: Vec<usize> = (0..terms.len()).collect();
+            v.sort_by(|&a, &b| cmp(&terms[a], &terms[b]));
+            v
+        };
+        let by_rate = sorted(&|a, b| b.rate.total_cmp(&a.rate));
+        let by_speed = sorted(&|a, b| b.speed.total_cmp(&a.speed));
+        let by_price = sorted(&|a, b| a.price.total_cmp(&b.price));
         self.by_rate_rev = by_rate.iter().rev().copied().collect();
         self.by_speed_rev = by_speed.iter().rev().copied().collect();
         self.by_rate = by_rate;
         self.by_speed = by_speed;
+        self.by_price = by_price;
+        // Cheapest per iteration rate first for cost, fastest first for
+        // time: the first leaves reached are then good incumbents.
+        let mut order: Vec<usize> = (0..self.classes.len()).collect();
+        let head = |c: usize| &self.terms[self.classes[c][0]];
+        match self.objective {
+            Objective::Cost => order.sort_by(|&a, &b| {
+                (head(a).price / head(a).rate).total_cmp(&(head(b).price / head(b).rate))
+            }),
+            Objective::Time => order.sort_by(|&a, &b| head(b).speed.total_cmp(&head(a).speed)),
+        }
+        self.arrange(order)
+    }
+
+    /// The classes in `order`, and what depends on it; false when no
+    /// cluster has `n` workers.
+    fn arrange(&mut self, order: Vec<usize>) -> bool {
+        let m = order.len();
+        let mut suffix_lo = vec![0u32; m + 1];
+        let mut suffix_hi = vec![0u32; m + 1];
+        for d in (0..m).rev() {
+            let (lo, hi) = self.class_range(order[d]);
+            suffix_lo[d] = suffix_lo[d + 1].saturating_add(lo);
+            suffix_hi[d] = suffix_hi[d + 1].saturating_add(hi);
+        }
+        let mut depth_of = vec![0usize; self.terms.len()];
+        let mut open = Vec::with_capacity(self.terms.len());
+        let mut open_from = vec![0usize; m + 1];
+        for (d, &c) in order.iter().enumerate() {
+            open_from[d] = open.len();
+            for &k in &self.classes[c] {
+                depth_of[k] = d;
+                open.push(k);
+            }
+        }
+        open_from[m] = open.len();
+        let fits = self.n >= suffix_lo[0] && self.n <= suffix_hi[0];
+        self.order = order;
+        self.depth_of = depth_of;
+        self.open = open;
+        self.open_from = open_from;
         self.suffix_lo = suffix_lo;
         self.suffix_hi = suffix_hi;
-        let acc = Acc {
-            b_min: f64::INFINITY,
-            ..Acc::default()
+        self.chosen = vec![0; m];
+        fits
+    }
+
+    /// Classes by their reduced cost `p − λ·r − μ·s` along the root's
+    /// active price line, the most attractive first: the counts the bound
+    /// depends on most are fixed first.
+    fn arrange_by(&mut self, (lambda, mu): (f64, f64)) {
+        let reduced = |c: usize| {
+            self.classes[c]
+                .iter()
+                .map(|&k| &self.terms[k])
+                .filter(|t| t.hi > t.lo)
+                .map(|t| t.price - lambda * t.rate - mu * t.speed)
+                .fold(f64::INFINITY, f64::min)
         };
-        self.dfs(0, n, acc);
+        let mut keyed: Vec<(f64, usize)> = self.order.iter().map(|&c| (reduced(c), c)).collect();
+        // Stable: ties keep the default order.
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.arrange(keyed.into_iter().map(|(_, c)| c).collect());
+    }
+
+    /// Least and most workers of class `c`.
+    fn class_range(&self, c: usize) -> (u32, u32) {
+        self.classes[c].iter().fold((0u32, 0u32), |(a, b), &k| {
+            (
+                a.saturating_add(self.terms[k].lo),
+                b.saturating_add(self.terms[k].hi),
+            )
+        })
+    }
+
+    /// Directions `(λ, μ)` for the price planes `Π ≥ λ·I + μ·V + M`: a
+    /// cluster's WA batch, mean iteration time `n/I` and price per rate
+    /// `Π/I` are means of its types' `b_k`, `T_k`, `p_k·T_k` with the same
+    /// weights (the rates), so `Π/I` lies above the lower convex hull of
+    /// the points `(b_k, T_k, p_k·T_k)`. Each facet `π = λ + μ·b + ν·T`
+    /// gives a tight direction (`ν·n` is a constant at `n` workers, in
+    /// `M`), and so does each edge of the hull in `(T, π)` (`μ = 0`). Any
+    /// direction gives a valid bound; `M` is a greedy fill per node.
+    fn level_planes(&self) -> Vec<(f64, f64)> {
+        let mut points: Vec<(f64, f64, f64)> = Vec::new();
+        for class in &self.classes {
+            // The cheapest member with room: the class's lowest point.
+            let t = class.iter().map(|&k| &self.terms[k]).find(|t| t.hi > t.lo);
+            if let Some(t) = t {
+                points.push((t.batch, 1.0 / t.rate, t.price / t.rate));
+            }
+        }
+        let mut flat: Vec<(f64, f64)> = points.iter().map(|q| (q.1, q.2)).collect();
+        if points.len() > FACET_POINTS {
+            points.sort_by(|a, b| a.2.total_cmp(&b.2));
+            points.truncate(FACET_POINTS);
+        }
+        let mut out = lower_facets(&points);
+        out.extend(
+            lower_hull_lines(&mut flat)
+                .into_iter()
+                .map(|(l, _)| (l, 0.0)),
+        );
+        out
     }
 
     /// The types still open at depth `d`.
-    fn open(&self, d: usize) -> impl Iterator<Item = usize> + '_ {
-        self.order[d..].iter().copied()
+    fn open_at(&self, d: usize) -> &[usize] {
+        &self.open[self.open_from[d]..]
     }
 
-    /// Greedy extreme of `Σ x_k·f(k)` over the open types, `left` workers
-    /// beyond their minimums, taking types in `ranked` order.
-    fn fill(&self, d: usize, left: u32, ranked: &[usize], f: impl Fn(&Term) -> f64) -> f64 {
-        let mut total: f64 = self
-            .open(d)
-            .map(|k| f64::from(self.terms[k].lo) * f(&self.terms[k]))
-            .sum();
-        let mut left = left;
+    /// Greedy extreme of `Σ y_k·f(k)` over `extra` units beyond the open
+    /// types' minimums, taking types in `ranked` order (with unit weights
+    /// the greedy fill is the exact extreme).
+    fn fill(&self, d: usize, extra: u32, ranked: &[usize], f: impl Fn(&Term) -> f64) -> f64 {
+        let mut total = 0.0;
+        let mut left = extra;
         for &k in ranked {
             if left == 0 {
                 break;
@@ -610,47 +882,91 @@ impl<'a, 'p> Bb<'a, 'p> {
         total
     }
 
-    /// Whether some completion of this partial cluster could be in time
-    /// and cheaper than the best so far.
-    fn promising(&self, d: usize, left: u32, acc: &Acc) -> bool {
+    /// The `extra` units over the open types that minimise `Σ y_k·key(k)`:
+    /// the least keys first, found one by one (a fill takes a few types;
+    /// past `SELECT` of them the rest is sorted).
+    fn pick(&mut self, d: usize, extra: u32, key: impl Fn(&Term) -> f64) -> Pick {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        for &k in self.open_at(d) {
+            let t = &self.terms[k];
+            if t.hi > t.lo {
+                scratch.push((key(t), k));
+            }
+        }
+        let mut out = Pick::default();
+        let mut left = extra;
+        let mut next = 0;
+        while left > 0 && next < scratch.len() {
+            if next == SELECT {
+                scratch[next..].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            } else if next < SELECT {
+                let least = (next..scratch.len())
+                    .min_by(|&a, &b| scratch[a].0.total_cmp(&scratch[b].0))
+                    .unwrap_or(next);
+                scratch.swap(next, least);
+            }
+            let t = &self.terms[scratch[next].1];
+            let take = (t.hi - t.lo).min(left);
+            let x = f64::from(take);
+            out.rate += x * t.rate;
+            out.speed += x * t.speed;
+            out.price += x * t.price;
+            left -= take;
+            next += 1;
+        }
+        self.scratch = scratch;
+        out
+    }
+
+    /// A lower bound on the objective (cost, or time with the overhead) of
+    /// every completion of the partial cluster `acc` with `left` workers
+    /// to place from depth `d`; ∞ when none can be in time. Once a bound
+    /// falls below `bar` (the node stays open whatever it is), the dearer
+    /// steps are skipped.
+    ///
+    /// Why it holds. The completions' sums are bounded by greedy fills
+    /// (unit weights: the fill is the exact extreme), and `b_w = V/I` by
+    /// them and by the batches present. `R² = (1 − w_max)² + Σ_{i≥2} w_i²
+    /// ≥ (1 − w_max)²·n/(n − 1)`, decreasing in `w_max ≤ s_max/V_lo`. The
+    /// iterations `j` rise with `u = (γ2·b_w + γ3)·√spread`, so at the
+    /// least spread each of their linear pieces in `b_w` (`pieces`) bounds
+    /// them. Then `T = j/I ≥ j_lo/I_hi`, `C = T_run·Π/3600 ≥
+    /// (T_lo − T_ohd)·Π_lo/3600`, and over the `(I, b_w)` the completions
+    /// reach (`cells`, with the polygon's edges `batch_cuts`),
+    /// `C = j·(Π/I)/3600` with `Π/I` above the `price_lines`
+    /// (`least_cost`), and `T` (`least_run`, `coupled_time`).
+    fn bound(&mut self, d: usize, left: u32, acc: &Acc, bar: f64) -> f64 {
         let p = self.p;
         let w = p.workload;
         let n = f64::from(self.n);
         let extra = left - self.suffix_lo[d];
-        let rate_hi = acc.rate + self.fill(d, extra, &self.by_rate, |t| t.rate);
-        let rate_lo = acc.rate + self.fill(d, extra, &self.by_rate_rev, |t| t.rate);
-        let speed_hi = acc.speed + self.fill(d, extra, &self.by_speed, |t| t.speed);
-        let speed_lo = acc.speed + self.fill(d, extra, &self.by_speed_rev, |t| t.speed);
-        // Types that may appear: fixed ones, and open ones with room.
-        let (mut b_min, mut b_max, mut s_max) = (acc.b_min, acc.b_max, acc.fastest);
-        let mut ratio = if acc.rate > 0.0 {
-            acc.price / acc.rate
-        } else {
-            f64::INFINITY
-        };
-        if left > 0 {
-            for k in self.open(d) {
+        // The sure part: the fixed classes and the open types' minimums.
+        let mut base = *acc;
+        for &k in self.open_at(d) {
+            let t = self.terms[k];
+            base.add(&t, t.lo);
+        }
+        let rate_hi = base.rate + self.fill(d, extra, &self.by_rate, |t| t.rate);
+        let rate_lo = base.rate + self.fill(d, extra, &self.by_rate_rev, |t| t.rate);
+        let speed_hi = base.speed + self.fill(d, extra, &self.by_speed, |t| t.speed);
+        let speed_lo = base.speed + self.fill(d, extra, &self.by_speed_rev, |t| t.speed);
+        let (mut b_min, mut b_max, mut s_max) = (base.b_min, base.b_max, base.fastest);
+        if extra > 0 {
+            for &k in self.open_at(d) {
                 let t = &self.terms[k];
-                if t.hi == 0 {
-                    continue;
+                if t.hi > t.lo {
+                    b_min = b_min.min(t.batch);
+                    b_max = b_max.max(t.batch);
+                    s_max = s_max.max(t.speed);
                 }
-                b_min = b_min.min(t.batch);
-                b_max = b_max.max(t.batch);
-                s_max = s_max.max(t.speed);
-                ratio = ratio.min(t.price / t.rate);
             }
         }
         if !positive(rate_lo) {
-            return true;
+            return f64::NEG_INFINITY;
         }
-        let bw_hi = b_max.min(speed_hi / rate_lo);
-        let bw_lo = b_min.max(speed_lo / rate_hi);
         let l = &w.loss;
-        let a_lo = if l.gamma2 < 0.0 {
-            l.gamma2 * bw_hi + l.gamma3
-        } else {
-            l.gamma2 * bw_lo + l.gamma3
-        };
+        let (bw_lo, bw_hi) = (b_min.max(speed_lo / rate_hi), b_max.min(speed_hi / rate_lo));
         let spread_lo = match l.form {
             LossForm::RFree => n,
             LossForm::WithR => {
@@ -663,139 +979,216 @@ impl<'a, 'p> Bb<'a, 'p> {
                 (r_lo + l.gamma4) * n
             }
         };
-        if !positive(a_lo) || !positive(spread_lo) {
-            return true;
+        if !positive(spread_lo) {
+            return f64::NEG_INFINITY;
         }
-        let j_lo = iterations_of(a_lo * spread_lo.sqrt(), w, p.loss_goal, p.loss_from);
+        let pieces = self.pieces(spread_lo.sqrt());
+        let j_lo = pieces
+            .iter()
+            .flatten()
+            .flat_map(|&(k, c)| [c + k * bw_lo, c + k * bw_hi])
+            .fold(f64::INFINITY, f64::min);
         if !positive(j_lo) {
-            return true;
+            return f64::NEG_INFINITY;
         }
-        let mut time_lo = j_lo / rate_hi + p.overhead_s;
-        if time_lo * (1.0 - SLACK) > p.time_goal_s {
-            return false;
+        let (goal, overhead) = (self.goal, p.overhead_s);
+        let budget = goal - overhead;
+        let mut time_lo = j_lo / rate_hi + overhead;
+        if time_lo * (1.0 - SLACK) > goal {
+            return f64::INFINITY;
         }
-        // The tighter bound costs a few greedy fills: only where the cheap
-        // one did not already decide.
-        time_lo = time_lo.max(
-            self.coupled_time(
-                d,
-                extra,
-                acc,
-                (rate_lo, rate_hi),
-                spread_lo.sqrt(),
-                (b_min, b_max),
-            ) + p.overhead_s,
-        );
-        if time_lo * (1.0 - SLACK) > p.time_goal_s {
-            return false;
-        }
-        let bound = match self.objective {
-            // Two bounds on C = T·Π/3600 = j·(Π/I)/3600; either may be
-            // the tighter (a tight time goal makes the first one strong:
-            // exactly n workers must be paid for).
-            Objective::Cost => {
-                let price_lo = acc.price + self.fill(d, extra, &self.by_price, |t| t.price);
-                ((time_lo - p.overhead_s) * price_lo).max(j_lo * ratio) / 3600.0
-            }
+        let price_lo = base.price + self.fill(d, extra, &self.by_price, |t| t.price);
+        let objective = self.objective;
+        let plain = |time_lo: f64| match objective {
             Objective::Time => time_lo,
+            Objective::Cost => (time_lo - overhead) * price_lo / 3600.0,
         };
-        bound * (1.0 - SLACK) < self.bar(time_lo)
+        let mut best = plain(time_lo);
+        if best * (1.0 - SLACK) >= bar {
+            return best;
+        }
+        let ranges = ((rate_lo, rate_hi), (bw_lo, bw_hi));
+        let lines = match self.objective {
+            Objective::Cost => {
+                // The price lines first over the plain ranges: most nodes
+                // that close, close here.
+                let lines = self.price_lines(d, extra, &base, ranges);
+                let (cost, _) = least_cost(&pieces, &[], &lines, ranges, budget, bar);
+                best = best.max(cost);
+                if best * (1.0 - SLACK) >= bar {
+                    return best;
+                }
+                lines
+            }
+            Objective::Time => Vec::new(),
+        };
+        let cuts = self.batch_cuts(d, extra, &base);
+        let region = cells(&pieces, &cuts, ranges, budget);
+        if region.is_empty() {
+            return f64::INFINITY;
+        }
+        time_lo = time_lo.max(least_run(&region, &pieces) + overhead);
+        if self.objective == Objective::Time {
+            time_lo = time_lo.max(coupled_time(&pieces, &cuts, (rate_lo, rate_hi)) + overhead);
+        }
+        if time_lo * (1.0 - SLACK) > goal {
+            return f64::INFINITY;
+        }
+        best = best.max(plain(time_lo));
+        if self.objective == Objective::Cost {
+            let (cost, active) = least_cost(&pieces, &cuts, &lines, ranges, budget, bar);
+            best = best.max(cost);
+            if d == 0 {
+                self.active = active;
+            }
+        }
+        best
     }
 
-    /// A lower bound on `T = j/I` that keeps `j` and `I` of one cluster
-    /// together (the plain `j_lo/I_hi` takes them from different ones).
-    ///
-    /// `j` is increasing and concave piecewise linear in `b_w = V/I`
-    /// (`iterations_of`, at least `root` for `√spread`): on each piece
-    /// `j ≥ c + k·V/I`, so `T ≥ c/I + k·V/I²`. For any `λ`, every
-    /// completion has `V ≤ λ·I + M(λ)` with `M(λ) = max (V − λ·I)`, a greedy
-    /// fill of `s_k − λ·r_k` (or `V ≥ λ·I + m(λ)` when `k > 0`), so
-    /// `T ≥ (c + k·λ)/I + k·M(λ)/I²`, whose least value over
-    /// `I ∈ [I_lo, I_hi]` is at an end or at `I = −2k·M/(c + k·λ)`. Each
-    /// `λ` (the batches that may appear) gives a valid bound; the largest
-    /// is kept, and with two pieces (a replan) the smaller of the two.
-    fn coupled_time(
-        &self,
-        d: usize,
-        extra: u32,
-        acc: &Acc,
-        (i_lo, i_hi): (f64, f64),
-        root: f64,
-        (b_lo, b_hi): (f64, f64),
-    ) -> f64 {
+    /// `j` as linear pieces `(slope, intercept)` in `b_w` at `√spread =
+    /// root`: `j_to`, and for a replan `j_to − j_from` (`j` is the lesser
+    /// while the iterations done are positive).
+    fn pieces(&self, root: f64) -> [Option<(f64, f64)>; 2] {
         let p = self.p;
         let l = &p.workload.loss;
         let to = 1.0 / (p.loss_goal - l.gamma5);
-        // Pieces (slope in b_w, intercept) of j(b_w).
-        let mut pieces = [(0.0, 0.0); 2];
-        pieces[0] = (l.gamma2 * root * to, l.gamma3 * root * to - l.gamma1);
-        let count = match p.loss_from {
-            Some(f) => {
-                let q = to - 1.0 / (f - l.gamma5);
-                pieces[1] = (l.gamma2 * root * q, l.gamma3 * root * q);
-                2
-            }
-            None => 1,
-        };
-        // A stack buffer: beyond COUPLED_TYPES open types the plain bound
-        // alone is used (it stays valid, only looser).
-        let mut buf = [0usize; COUPLED_TYPES];
-        let n_open = self.order.len() - d;
-        if n_open > COUPLED_TYPES {
-            return 0.0;
+        let first = (l.gamma2 * root * to, l.gamma3 * root * to - l.gamma1);
+        let second = p.loss_from.map(|f| {
+            let q = to - 1.0 / (f - l.gamma5);
+            (l.gamma2 * root * q, l.gamma3 * root * q)
+        });
+        [Some(first), second]
+    }
+
+    /// Cuts on the completions' `(I, V)`: the edges of the upper and
+    /// lower chains of the polygon their sums fill (`V − λ·I ≤ M(λ)`,
+    /// `≥ m(λ)`, each a greedy fill; every vertex is a fill), found by
+    /// quickhull from its least-rate to its most-rate end, at most
+    /// `HULL_FILLS` fills per chain. Each cut's value is the exact extreme
+    /// in its direction, so any set of them is valid; the whole chains are
+    /// the exact boundary.
+    fn batch_cuts(&mut self, d: usize, extra: u32, base: &Acc) -> Vec<Cut> {
+        let mut cuts = Vec::new();
+        if extra == 0 {
+            return cuts;
         }
-        for (slot, k) in buf.iter_mut().zip(self.open(d)) {
-            *slot = k;
-        }
-        let open = &mut buf[..n_open];
-        let mut lambdas = [0.0f64; COUPLED_TYPES + 3];
-        let mut n_lambda = 0;
-        for b in open
-            .iter()
-            .map(|&t| self.terms[t].batch)
-            .chain([b_lo, b_hi, 0.5 * (b_lo + b_hi)])
-        {
-            if b.is_finite() && !lambdas[..n_lambda].contains(&b) {
-                lambdas[n_lambda] = b;
-                n_lambda += 1;
-            }
-        }
-        let mut bound = f64::INFINITY;
-        for &(k, c) in &pieces[..count] {
-            let mut best = 0.0f64;
-            for &lambda in &lambdas[..n_lambda] {
-                let gain = |t: &Term| t.speed - lambda * t.rate;
-                // Largest V − λI when k < 0 (V hurts less), else smallest.
-                open.sort_by(|&a, &b| {
-                    let (ga, gb) = (gain(&self.terms[a]), gain(&self.terms[b]));
-                    if k < 0.0 {
-                        gb.total_cmp(&ga)
-                    } else {
-                        ga.total_cmp(&gb)
+        let point = |q: Pick| (base.rate + q.rate, base.speed + q.speed);
+        let left = point(self.pick(d, extra, |t| t.rate));
+        let right = point(self.pick(d, extra, |t| -t.rate));
+        for upper in [true, false] {
+            let sign = if upper { 1.0 } else { -1.0 };
+            let mut stack = vec![(left, right)];
+            let mut fills = 0;
+            while let Some((a, b)) = stack.pop() {
+                if b.0 - a.0 <= SLACK * b.0.abs() {
+                    continue;
+                }
+                let lambda = (b.1 - a.1) / (b.0 - a.0);
+                let q = self.pick(d, extra, |t| sign * (lambda * t.rate - t.speed));
+                fills += 1;
+                let c = point(q);
+                let chord = a.1 - lambda * a.0;
+                let value = c.1 - lambda * c.0;
+                let beyond = sign * (value - chord) > SLACK * (value.abs() + chord.abs());
+                if beyond && fills < HULL_FILLS {
+                    stack.push((a, c));
+                    stack.push((c, b));
+                    continue;
+                }
+                cuts.push(if upper {
+                    Cut {
+                        lambda,
+                        least: f64::NEG_INFINITY,
+                        most: value,
+                    }
+                } else {
+                    Cut {
+                        lambda,
+                        least: value,
+                        most: f64::INFINITY,
                     }
                 });
-                let m = acc.speed - lambda * acc.rate + self.fill(d, extra, open, gain);
-                let a = c + k * lambda;
-                let b = k * m;
-                let h = |i: f64| a / i + b / (i * i);
-                let mut least = h(i_lo).min(h(i_hi));
-                if a != 0.0 {
-                    let star = -2.0 * b / a;
-                    if star > i_lo && star < i_hi {
-                        least = least.min(h(star));
-                    }
-                }
-                if least.is_finite() {
-                    best = best.max(least);
+            }
+        }
+        cuts
+    }
+
+    /// Lines under the price per rate, sorted by slope: for each direction
+    /// `(λ, μ)`, `Π − λ·I − μ·V ≥ M` (a greedy fill, which also counts the
+    /// quotas and the worker count), so `Π/I ≥ λ + μ·b_w + M/I`. The
+    /// directions: the level's planes (`level_planes`), and the edges of
+    /// the lower convex hull of the open types' and the fixed part's
+    /// `(b, p·T)` (the WA batch and `Π/I` are means of these with the rates
+    /// as weights).
+    fn price_lines(
+        &mut self,
+        d: usize,
+        extra: u32,
+        base: &Acc,
+        ((i_lo, i_hi), (b_lo, b_hi)): ((f64, f64), (f64, f64)),
+    ) -> Vec<Line> {
+        let mut points: Vec<(f64, f64)> = Vec::with_capacity(self.open.len() + 1);
+        if base.rate > 0.0 {
+            points.push((base.speed / base.rate, base.price / base.rate));
+        }
+        if extra > 0 {
+            for &k in self.open_at(d) {
+                let t = &self.terms[k];
+                if t.hi > t.lo {
+                    points.push((t.batch, t.price / t.rate));
                 }
             }
-            bound = bound.min(best);
         }
-        if bound.is_finite() {
-            bound
-        } else {
-            0.0
+        let low = points.iter().map(|q| q.1).reduce(f64::min);
+        let mut directions = lower_hull_lines(&mut points);
+        directions.extend(low.map(|low| (low, 0.0)));
+        // The level's planes, once per worker count (kept across a sweep).
+        if !self.planes.contains_key(&self.n) {
+            let planes = self.level_planes();
+            self.planes.insert(self.n, planes);
         }
+        if let Some(planes) = self.planes.get(&self.n) {
+            directions.extend(planes.iter().copied());
+        }
+        let lines: Vec<Line> = directions
+            .into_iter()
+            .filter(|(l, m)| l.is_finite() && m.is_finite())
+            .map(|(lambda, mu)| {
+                let q = self.pick(d, extra, |t| t.price - lambda * t.rate - mu * t.speed);
+                let rest = base.price - lambda * base.rate - mu * base.speed;
+                Line {
+                    lambda,
+                    mu,
+                    rest: rest + q.price - lambda * q.rate - mu * q.speed,
+                }
+            })
+            .collect();
+        // A line under another over the whole box of `(1/I, b_w)` (both
+        // enter linearly: compare at the corners) never shapes the
+        // envelope.
+        let corners = [(i_lo, b_lo), (i_lo, b_hi), (i_hi, b_lo), (i_hi, b_hi)];
+        let value = |ln: &Line, (i, b): (f64, f64)| ln.lambda + ln.mu * b + ln.rest / i;
+        let keep: Vec<bool> = (0..lines.len())
+            .map(|x| {
+                !(0..lines.len()).any(|y| {
+                    y != x
+                        && corners
+                            .iter()
+                            .all(|&q| value(&lines[y], q) >= value(&lines[x], q))
+                        && (corners
+                            .iter()
+                            .any(|&q| value(&lines[y], q) > value(&lines[x], q))
+                            || y < x)
+                })
+            })
+            .collect();
+        let mut kept: Vec<Line> = lines
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(ln, k)| k.then_some(ln))
+            .collect();
+        kept.sort_by(|a, b| a.mu.total_cmp(&b.mu));
+        kept
     }
 
     fn dfs(&mut self, d: usize, left: u32, acc: Acc) {
@@ -805,41 +1198,105 @@ impl<'a, 'p> Bb<'a, 'p> {
             }
             return;
         }
-        if left < self.suffix_lo[d] || left > self.suffix_hi[d] {
+        if left < self.suffix_lo[d]
+            || left > self.suffix_hi[d]
+            || self.probe_left == 0
+            || !self.spend()
+        {
             return;
         }
-        if !self.promising(d, left, &acc) {
+        // No worker or one left beyond the open minimums: the few
+        // completions are run, not bounded.
+        let extra = left - self.suffix_lo[d];
+        if extra <= 1 {
+            self.finish(d, extra, acc);
             return;
         }
-        let k = self.order[d];
-        let t = self.terms[k];
-        let most = t.hi.min(left - self.suffix_lo[d + 1]);
-        let least = t.lo.max(left.saturating_sub(self.suffix_hi[d + 1]));
+        self.probe_left -= 1;
+        if self.bound(d, left, &acc, self.best_value) * (1.0 - SLACK) >= self.best_value {
+            return;
+        }
+        let c = self.order[d];
+        let (c_lo, c_hi) = self.class_range(c);
+        let most = c_hi.min(left - self.suffix_lo[d + 1]);
+        let least = c_lo.max(left.saturating_sub(self.suffix_hi[d + 1]));
         if least > most {
             return;
         }
         for x in (least..=most).rev() {
             let mut a = acc;
-            if x > 0 {
-                let xf = f64::from(x);
-                a.rate += xf * t.rate;
-                a.speed += xf * t.speed;
-                a.sq += xf * t.speed * t.speed;
-                a.price += xf * t.price;
-                a.fastest = a.fastest.max(t.speed);
-                a.b_min = a.b_min.min(t.batch);
-                a.b_max = a.b_max.max(t.batch);
-            }
-            self.counts[k] = x;
+            let terms = &self.terms;
+            split(&self.classes[c], terms, x, |k, count| {
+                a.add(&terms[k], count)
+            });
+            self.chosen[d] = x;
             self.dfs(d + 1, left - x, a);
         }
-        self.counts[k] = t.lo;
+    }
+
+    /// Every completion from depth `d` with `extra ≤ 1` workers beyond
+    /// the open classes' minimums: all at their minimums, or one class
+    /// one above.
+    fn finish(&mut self, d: usize, extra: u32, acc: Acc) {
+        let m = self.order.len();
+        let mut base = acc;
+        for e in d..m {
+            let c = self.order[e];
+            let (lo, _) = self.class_range(c);
+            self.chosen[e] = lo;
+            let terms = &self.terms;
+            split(&self.classes[c], terms, lo, |k, x| base.add(&terms[k], x));
+        }
+        if extra == 0 {
+            self.leaf(&base);
+            return;
+        }
+        for e in d..m {
+            let c = self.order[e];
+            let (lo, hi) = self.class_range(c);
+            if hi <= lo {
+                continue;
+            }
+            // One more worker of class c: its cheapest member with room.
+            let Some(&k) = self.classes[c]
+                .iter()
+                .find(|&&k| self.terms[k].hi > self.terms[k].lo)
+            else {
+                continue;
+            };
+            let mut a = base;
+            a.add(&self.terms[k], 1);
+            self.chosen[e] = lo + 1;
+            self.leaf(&a);
+            self.chosen[e] = lo;
+        }
+    }
+
+    /// The counts per type on the current path.
+    fn counts(&self) -> Vec<u32> {
+        let mut out = vec![0u32; self.terms.len()];
+        for (d, &c) in self.order.iter().enumerate() {
+            split(&self.classes[c], &self.terms, self.chosen[d], |k, x| {
+                out[k] = x
+            });
+        }
+        out
     }
 
     fn leaf(&mut self, acc: &Acc) {
         self.evaluated += 1;
         let p = self.p;
-        // The sums in search order, run by the same code as every plan.
+        let value = |mix: &Mix, goal: f64| -> Option<f64> {
+            let r = mix.run(p.workload, p.loss_from, p.loss_goal)?;
+            let time = r.time_s + p.overhead_s;
+            (time <= goal).then_some(match self.objective {
+                Objective::Cost => r.cost,
+                Objective::Time => time,
+            })
+        };
+        // The sums in search order first (with slack for rounding); only
+        // a near or better value is run again in catalog order, as every
+        // plan is.
         let mix = Mix {
             workers: self.n,
             rate: acc.rate,
@@ -849,24 +1306,390 @@ impl<'a, 'p> Bb<'a, 'p> {
             price: acc.price,
             other: None,
         };
-        let Some(r) = mix.run(p.workload, p.loss_from, p.loss_goal) else {
-            return;
-        };
-        let time = r.time_s + p.overhead_s;
-        if time > p.time_goal_s {
+        let near = |v: f64| v * (1.0 - SLACK) < self.best_value;
+        if !value(&mix, self.goal * (1.0 + SLACK)).is_some_and(near) {
             return;
         }
-        if let Some(s) = &mut self.sweep {
-            s.offer(time, r.cost, &self.counts);
+        let counts = self.counts();
+        let Some(v) =
+            Mix::of_times(p.types, &counts, &self.times).and_then(|m| value(&m, self.goal))
+        else {
             return;
-        }
-        let value = match self.objective {
-            Objective::Cost => r.cost,
-            Objective::Time => time,
         };
-        if value < self.best_cost {
-            self.best_cost = value;
-            self.best = Some(self.counts.clone());
+        if v < self.best_value {
+            self.best_value = v;
+            self.best = Some(counts);
         }
     }
+}
+
+/// Each member's count when class `members` (cheapest first) has `x`
+/// workers: its running instances, then the cheapest rooms first (the
+/// members differ in price only).
+fn split(members: &[usize], terms: &[Term], x: u32, mut f: impl FnMut(usize, u32)) {
+    let base = members
+        .iter()
+        .fold(0u32, |s, &k| s.saturating_add(terms[k].lo));
+    let mut extra = x.saturating_sub(base);
+    for &k in members {
+        let t = &terms[k];
+        let take = (t.hi - t.lo).min(extra);
+        extra -= take;
+        f(k, t.lo + take);
+    }
+}
+
+/// `λ` with the range of `V − λ·I` over the completions.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    lambda: f64,
+    least: f64,
+    most: f64,
+}
+
+/// `Π/I ≥ λ + μ·b_w + rest/I` for every completion.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    lambda: f64,
+    mu: f64,
+    rest: f64,
+}
+
+/// A cell of the `(I, b_w)` the completions may reach, for one piece of
+/// `j`: `I ∈ [i_a, i_b]`, `b_w ∈ [lo, hi]`.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    piece: usize,
+    i_b: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// The rate range `i` cut into `RUN_CELLS` geometric cells, each with its WA
+/// batch range (`batch_range`); the empty ones are left out (none:
+/// nothing is in time).
+fn cells(
+    pieces: &[Option<(f64, f64)>; 2],
+    cuts: &[Cut],
+    ((i_lo, i_hi), b): ((f64, f64), (f64, f64)),
+    budget: f64,
+) -> Vec<Cell> {
+    let mut out = Vec::with_capacity(2 * RUN_CELLS);
+    let ratio = (i_hi / i_lo).max(1.0).powf(1.0 / RUN_CELLS as f64);
+    for (piece, &(k, c)) in pieces
+        .iter()
+        .enumerate()
+        .filter_map(|(x, q)| q.as_ref().map(|q| (x, q)))
+    {
+        let mut i_a = i_lo;
+        for cell in 0..RUN_CELLS {
+            let i_b = if cell + 1 == RUN_CELLS {
+                i_hi
+            } else {
+                i_a * ratio
+            };
+            if let Some((lo, hi)) = batch_range((k, c), cuts, b, budget, (i_a, i_b)) {
+                out.push(Cell { piece, i_b, lo, hi });
+            }
+            i_a = i_b;
+        }
+    }
+    out
+}
+
+/// `j = c + k·b_w` of a cell's piece, at least 0.
+fn piece_of(pieces: &[Option<(f64, f64)>; 2], cell: &Cell) -> (f64, f64) {
+    pieces[cell.piece].unwrap_or((0.0, 0.0))
+}
+
+/// The least run time `j/I` over the cells: the most iteration-saving
+/// `b_w` at the highest rate of each.
+fn least_run(region: &[Cell], pieces: &[Option<(f64, f64)>; 2]) -> f64 {
+    region
+        .iter()
+        .map(|cell| {
+            let (k, c) = piece_of(pieces, cell);
+            let b = if k < 0.0 { cell.hi } else { cell.lo };
+            (c + k * b).max(0.0) / cell.i_b
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The WA batch range of the cell `I ∈ [i_a, i_b]` for the piece
+/// `j = c + k·b_w`: within `b`, the `cuts` at the cell's ends, and (for a
+/// time goal) `j ≤ budget·I ≤ budget·i_b`; None when empty.
+fn batch_range(
+    (k, c): (f64, f64),
+    cuts: &[Cut],
+    (b_lo, b_hi): (f64, f64),
+    budget: f64,
+    (i_a, i_b): (f64, f64),
+) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (b_lo, b_hi);
+    for cut in cuts {
+        if cut.most.is_finite() {
+            hi = hi.min(cut.lambda + cut.most / if cut.most >= 0.0 { i_a } else { i_b });
+        }
+        if cut.least.is_finite() {
+            lo = lo.max(cut.lambda + cut.least / if cut.least >= 0.0 { i_b } else { i_a });
+        }
+    }
+    if budget.is_finite() {
+        let room = budget * i_b - c;
+        if k < 0.0 {
+            lo = lo.max(room / k);
+        } else if k > 0.0 {
+            hi = hi.min(room / k);
+        } else if room < 0.0 {
+            return None;
+        }
+    }
+    (lo <= hi * (1.0 + SLACK) + SLACK).then_some((lo, hi.max(lo)))
+}
+
+/// The least cost `j·(Π/I)/3600` over the `(I, b_w)` the completions may
+/// reach, with the direction of the price line under its least point;
+/// ∞ when nothing is in time.
+///
+/// The rate range is cut into geometric cells (`batch_range` each). On a
+/// cell `Π/I` is at least the upper envelope of the `lines` (sorted by
+/// slope; each `rest/I` at the cell's worse end) and of 0, and its product
+/// with the linear `j` is least at an end of an envelope piece, where `j`
+/// reaches 0, or at the vertex of the piece's parabola. With a finite
+/// `bar`, a cell below it is halved (narrower cells lose less to their
+/// ends) up to `REFINE` times; one still below stops the search with no
+/// bound (−∞): the node stays open.
+fn least_cost(
+    pieces: &[Option<(f64, f64)>; 2],
+    cuts: &[Cut],
+    lines: &[Line],
+    ((i_lo, i_hi), b): ((f64, f64), (f64, f64)),
+    budget: f64,
+    bar: f64,
+) -> (f64, Option<(f64, f64)>) {
+    let refine = bar.is_finite();
+    let start = if refine { CELLS } else { ROOT_CELLS };
+    let ratio = (i_hi / i_lo).max(1.0).powf(1.0 / start as f64);
+    let mut stack: Vec<(f64, f64, f64, f64, usize)> = Vec::with_capacity(2 * start);
+    for &(k, c) in pieces.iter().flatten() {
+        let mut i_a = i_lo;
+        for cell in 0..start {
+            let i_b = if cell + 1 == start { i_hi } else { i_a * ratio };
+            stack.push((k, c, i_a, i_b, 0));
+            i_a = i_b;
+        }
+    }
+    let mut least = f64::INFINITY;
+    let mut active = None;
+    let mut hull: Vec<(f64, f64, Option<usize>)> = Vec::with_capacity(lines.len() + 1);
+    while let Some((k, c, i_a, i_b, depth)) = stack.pop() {
+        let Some((lo, hi)) = batch_range((k, c), cuts, b, budget, (i_a, i_b)) else {
+            continue;
+        };
+        let (value, line) = cell_cost((k, c), lines, (i_a, i_b), (lo, hi), &mut hull);
+        let value = value / 3600.0;
+        if refine && value * (1.0 - SLACK) < bar {
+            if depth < REFINE {
+                let mid = (i_a * i_b).sqrt();
+                stack.push((k, c, i_a, mid, depth + 1));
+                stack.push((k, c, mid, i_b, depth + 1));
+                continue;
+            }
+            return (f64::NEG_INFINITY, None);
+        }
+        if value < least {
+            least = value;
+            active = line.map(|x| (lines[x].lambda, lines[x].mu));
+        }
+    }
+    (least, active)
+}
+
+/// The least `j·max(0, envelope of the lines)` on one cell, and the line
+/// under it.
+fn cell_cost(
+    (k, c): (f64, f64),
+    lines: &[Line],
+    (i_a, i_b): (f64, f64),
+    (lo, hi): (f64, f64),
+    hull: &mut Vec<(f64, f64, Option<usize>)>,
+) -> (f64, Option<usize>) {
+    hull.clear();
+    let push = |h: &mut Vec<(f64, f64, Option<usize>)>, q: (f64, f64, Option<usize>)| {
+        if let Some(last) = h.last() {
+            if last.1 == q.1 {
+                if last.0 >= q.0 {
+                    return;
+                }
+                h.pop();
+            }
+        }
+        while h.len() >= 2 {
+            let (a, b) = (h[h.len() - 2], h[h.len() - 1]);
+            // b is useless when q overtakes a no later than b does.
+            let x_aq = (a.0 - q.0) / (q.1 - a.1);
+            let x_ab = (a.0 - b.0) / (b.1 - a.1);
+            if x_aq <= x_ab {
+                h.pop();
+            } else {
+                break;
+            }
+        }
+        h.push(q);
+    };
+    let zero = (0.0, 0.0, None);
+    let mut zero_in = false;
+    for (x, ln) in lines.iter().enumerate() {
+        let worse = (ln.rest / i_a).min(ln.rest / i_b);
+        let q = (ln.lambda + worse, ln.mu, Some(x));
+        if !zero_in && q.1 >= 0.0 {
+            push(hull, zero);
+            zero_in = true;
+        }
+        push(hull, q);
+    }
+    if !zero_in {
+        push(hull, zero);
+    }
+    let j = |b: f64| (c + k * b).max(0.0);
+    let mut least = f64::INFINITY;
+    let mut under = None;
+    for (x, &(a, m, line)) in hull.iter().enumerate() {
+        let from = match x.checked_sub(1).map(|y| hull[y]) {
+            Some(p) => ((p.0 - a) / (m - p.1)).max(lo),
+            None => lo,
+        };
+        let to = match hull.get(x + 1) {
+            Some(q) => ((a - q.0) / (q.1 - m)).min(hi),
+            None => hi,
+        };
+        // NaN ends (parallel lines) count as empty.
+        if from.partial_cmp(&to).is_none_or(|o| o.is_gt()) {
+            continue;
+        }
+        let f = |b: f64| j(b) * (a + m * b).max(0.0);
+        let mut v = f(from).min(f(to));
+        if k != 0.0 {
+            let zero_j = -c / k;
+            if zero_j > from && zero_j < to {
+                v = 0.0;
+            }
+            if m != 0.0 {
+                let vertex = -(k * a + m * c) / (2.0 * k * m);
+                if vertex > from && vertex < to {
+                    v = v.min(f(vertex));
+                }
+            }
+        }
+        if v < least {
+            least = v;
+            under = line;
+        }
+    }
+    (least, under)
+}
+
+/// A lower bound on `T = j/I` that keeps `j` and `I` of one cluster
+/// together (the plain `j_lo/I_hi` takes them from different ones).
+///
+/// On each piece `j ≥ c + k·V/I`, so `T ≥ c/I + k·V/I²`. For each cut,
+/// every completion has `V ≤ λ·I + M(λ)` (or `V ≥ λ·I + m(λ)` when
+/// `k > 0`), so `T ≥ (c + k·λ)/I + k·M(λ)/I²`, whose least value over
+/// `I ∈ [I_lo, I_hi]` is at an end or at `I = −2k·M/(c + k·λ)`. Each cut
+/// gives a valid bound; the largest is kept, and with two pieces (a
+/// replan) the smaller of the two.
+fn coupled_time(pieces: &[Option<(f64, f64)>; 2], cuts: &[Cut], (i_lo, i_hi): (f64, f64)) -> f64 {
+    let mut bound = f64::INFINITY;
+    for &(k, c) in pieces.iter().flatten() {
+        let mut best = 0.0f64;
+        for cut in cuts {
+            let m = if k < 0.0 { cut.most } else { cut.least };
+            if !m.is_finite() {
+                continue;
+            }
+            let a = c + k * cut.lambda;
+            let b = k * m;
+            let h = |i: f64| a / i + b / (i * i);
+            let mut least = h(i_lo).min(h(i_hi));
+            if a != 0.0 {
+                let star = -2.0 * b / a;
+                if star > i_lo && star < i_hi {
+                    least = least.min(h(star));
+                }
+            }
+            if least.is_finite() {
+                best = best.max(least);
+            }
+        }
+        bound = bound.min(best);
+    }
+    if bound.is_finite() {
+        bound
+    } else {
+        0.0
+    }
+}
+
+/// The edges `y = λ + μ·x` of the lower convex hull of `points` (sorted
+/// here).
+fn lower_hull_lines(points: &mut [(f64, f64)]) -> Vec<(f64, f64)> {
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut hull: Vec<(f64, f64)> = Vec::with_capacity(points.len());
+    for &q in points.iter() {
+        if hull.last().is_some_and(|h| h.0 == q.0) {
+            continue; // same x, higher (sorted)
+        }
+        while hull.len() >= 2 {
+            let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+            // Drop b when it is on or above the segment a–q.
+            if (b.1 - a.1) * (q.0 - a.0) >= (q.1 - a.1) * (b.0 - a.0) {
+                hull.pop();
+            } else {
+                break;
+            }
+        }
+        hull.push(q);
+    }
+    hull.windows(2)
+        .map(|e| {
+            let mu = (e[1].1 - e[0].1) / (e[1].0 - e[0].0);
+            (e[0].1 - mu * e[0].0, mu)
+        })
+        .collect()
+}
+
+/// `(λ, μ)` of the facets `z = λ + μ·x + ν·y` of the lower convex hull of
+/// `points` `(x, y, z)`: the planes through three points with none below
+/// (a few dozen points: every triple is tried).
+fn lower_facets(points: &[(f64, f64, f64)]) -> Vec<(f64, f64)> {
+    let m = points.len();
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for i in 0..m {
+        for j in i + 1..m {
+            for l in j + 1..m {
+                let (a, b, c) = (points[i], points[j], points[l]);
+                let (bx, by, bz) = (b.0 - a.0, b.1 - a.1, b.2 - a.2);
+                let (cx, cy, cz) = (c.0 - a.0, c.1 - a.1, c.2 - a.2);
+                let det = bx * cy - cx * by;
+                if det == 0.0 || det.abs() <= 1e-12 * (bx * cy).abs().max((cx * by).abs()) {
+                    continue;
+                }
+                let mu = (bz * cy - cz * by) / det;
+                let nu = (bx * cz - cx * bz) / det;
+                let lambda = a.2 - mu * a.0 - nu * a.1;
+                let below = points.iter().any(|q| {
+                    let z = lambda + mu * q.0 + nu * q.1;
+                    q.2 < z - 1e-9 * (q.2.abs() + z.abs())
+                });
+                if !below
+                    && lambda.is_finite()
+                    && mu.is_finite()
+                    && !out.iter().any(|&(l2, m2)| l2 == lambda && m2 == mu)
+                {
+                    out.push((lambda, mu));
+                }
+            }
+        }
+    }
+    out
 }

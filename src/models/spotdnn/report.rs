@@ -3,14 +3,14 @@
 //! paper's comparisons, a takeover after a revocation, and the charts.
 
 use super::eval::{Plans, Replan, SpotEvaluation};
-use super::plan::Candidate;
+use super::plan::{Candidate, NODE_BUDGET, SWEEP_BUDGET};
 use super::{convergence_of, InstanceType, LossForm};
 use serde_json::json;
 
 use crate::hardware::WorkerGroup;
 use crate::report::{
-    fmt_sig, Action, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style, Table, Unit,
-    Value,
+    fmt_count, fmt_sig, Action, Axis, Chart, Column, Figure, Marker, Note, Report, Series, Style,
+    Table, Unit, Value,
 };
 use crate::scenario::Scenario;
 
@@ -676,6 +676,24 @@ fn notes(s: &Scenario, e: &SpotEvaluation, r: &mut Report) {
         if p.exact.best.is_none() {
             r.notes.push(binding(e, p));
         }
+        let unproven = |what: &str, budget: u64| {
+            Note::warning(format!(
+                "{what} stopped at its budget of {} steps: its plans are the best found, not proven the best (these types and goals make the exact search a long hunt); fewer types or quotas, or another goal, let it finish",
+                fmt_count(budget as f64)
+            ))
+            .at("goals.time")
+        };
+        if !p.exact.complete {
+            r.notes.push(unproven("the exact optimiser", NODE_BUDGET));
+        }
+        if !p.frontier_complete && !p.frontier.is_empty() {
+            r.notes
+                .push(unproven("the frontier's search", SWEEP_BUDGET));
+        }
+        if let Some(rp) = e.replan.as_ref().filter(|rp| !rp.search.complete) {
+            let what = format!("the takeover search after {} revoked", rp.revoked);
+            r.notes.push(unproven(&what, NODE_BUDGET));
+        }
         if e.types.iter().all(|t| t.quota == Some(0)) {
             r.notes.push(
                 Note::warning("every type's quota is 0: no plan can add an instance")
@@ -692,8 +710,14 @@ fn notes(s: &Scenario, e: &SpotEvaluation, r: &mut Report) {
 fn binding(e: &SpotEvaluation, p: &Plans) -> Note {
     match &p.fastest {
         Some(f) => Note::warning(format!(
-            "no plan meets the time goal {} s: the fastest cluster the quotas allow ({}) needs {} s, {} more; raise the quotas or the time goal",
+            "no plan {}meets the time goal {} s: the fastest cluster {} ({}) needs {} s, {} more; raise the quotas or the time goal",
+            if p.exact.complete { "" } else { "found " },
             fmt_sig(p.time_goal_s),
+            if p.fastest_complete {
+                "the quotas allow"
+            } else {
+                "found (its search stopped at its budget)"
+            },
             plan_text(&e.types, &f.counts),
             fmt_sig(f.time_s),
             Unit::Percent.display(f.time_s / p.time_goal_s - 1.0)
