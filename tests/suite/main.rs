@@ -24,6 +24,7 @@ mod li_link;
 mod li_parse_fit;
 mod li_properties;
 mod li_sim;
+mod li_ties;
 mod li_wasm_bench;
 mod paleo_import;
 mod properties;

@@ -179,6 +179,15 @@ impl Equal {
     fn reaches(&self, mark: f64) -> f64 {
         self.t_ref + later(mark - self.clock_ref, 0.0) * self.inv_rate
     }
+
+    /// Reads the clock afresh at `t`, from where on each chunk in service
+    /// gets `share` (a rate and its inverse).
+    #[inline(always)]
+    fn rebase(&mut self, t: f64, share: (f64, f64)) {
+        self.clock_ref = self.clock(t);
+        self.t_ref = t;
+        (self.rate, self.inv_rate) = share;
+    }
 }
 
 /// A chunk on a connection with one PS.
@@ -352,6 +361,21 @@ impl Links {
                 start: t,
             });
             e.marks.push(Mark::new(mark, seq, conn));
+            if e.n_ref == 0 {
+                // A direction idle since its clock was last read runs at
+                // rate 0, so every mark reads as reached at once: a chunk
+                // ending at this instant elsewhere would make `take_done`
+                // end this one too, in no time. Its chunks all started
+                // now, so the clock is read afresh with their share (as
+                // `settle` would), and each takes `size / share`.
+                let n = e.marks.len();
+                let share = self
+                    .shares
+                    .get(n)
+                    .copied()
+                    .unwrap_or_else(|| equal_share(self.bytes_per_s, n));
+                e.rebase(t, share);
+            }
         } else {
             self.advance(t);
             self.running.push(Running {
@@ -445,14 +469,13 @@ impl Links {
                 };
                 busy[0] += now - e.busy_since;
             }
-            e.clock_ref = e.clock(now);
-            e.t_ref = now;
             e.n_ref = n;
-            (e.rate, e.inv_rate) = self
+            let share = self
                 .shares
                 .get(n)
                 .copied()
                 .unwrap_or_else(|| equal_share(self.bytes_per_s, n));
+            e.rebase(now, share);
         }
         let ends = |e: &Equal| e.marks.peek().map_or(f64::INFINITY, |m| e.reaches(m.at));
         self.next_at = earlier(ends(&self.equal[0]), ends(&self.equal[1]));
@@ -551,7 +574,14 @@ impl Links {
             // pass: many may end at one instant).
             self.running.retain(|r| {
                 let at = now + (r.left / r.rate).max(0.0);
-                let ends = at <= tol || r.left <= 1e-12 * r.chunk.size;
+                // The tolerance merges ends that rounding set apart; a
+                // chunk that started at this instant ends now only if its
+                // time rounds to nothing (no bytes), never by it.
+                let ends = if r.chunk.at == now {
+                    at <= now
+                } else {
+                    at <= tol || r.left <= 1e-12 * r.chunk.size
+                };
                 if ends {
                     dirs[usize::from(r.chunk.up)] = true;
                     out.push(Ended {
@@ -590,5 +620,66 @@ impl Links {
         for (&i, r) in idx.iter().zip(rates) {
             self.running[i].rate = r;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Ended, Links, Start};
+
+    fn chunk(conn: u32, ps: u16, up: bool, size: f64, at: f64, seq: u64) -> Start {
+        Start {
+            conn,
+            worker: conn,
+            ps,
+            up,
+            node: conn,
+            size,
+            lazy: false,
+            at,
+            seq,
+        }
+    }
+
+    fn ends(links: &mut Links, t: f64) -> Vec<u32> {
+        let (mut out, mut lazy) = (Vec::<Ended>::new(), Vec::new());
+        links.take_done(t, &mut out, &mut lazy);
+        out.iter().map(|e| e.conn).collect()
+    }
+
+    #[test]
+    fn a_chunk_started_on_an_idle_direction_as_another_ends_takes_its_time() {
+        // One PS at 1 MB/s: 1 MB down from 0 ends at 1 s; 1 MB up starts
+        // at 1 s on the idle uplink, as the downlink's ends: 1 to 2 s.
+        let mut links = Links::new(1, 1e6, 4);
+        let mut lazy = Vec::new();
+        links.start(chunk(0, 0, false, 1e6, 0.0, 1));
+        links.settle(&mut lazy);
+        assert_eq!(links.next(), Some(1.0));
+        links.start(chunk(1, 0, true, 1e6, 1.0, 2));
+        assert_eq!(ends(&mut links, 1.0), [0]);
+        links.settle(&mut lazy);
+        assert_eq!(links.next(), Some(2.0));
+        assert_eq!(ends(&mut links, 2.0), [1]);
+        // No bytes: no time.
+        links.start(chunk(2, 0, true, 0.0, 2.0, 3));
+        assert_eq!(ends(&mut links, 2.0), [2]);
+    }
+
+    #[test]
+    fn with_several_ps_a_chunk_just_started_is_not_ended_by_the_tolerance() {
+        // Two PS at 1 MB/s: 1 GB down to PS 0 ends at 1,000 s; 1e-4 B up
+        // to PS 1 starts then and takes 0.1 ns, within the 1e-12 relative
+        // (1 ns) in which ends count as one instant: it still takes it.
+        let mut links = Links::new(2, 1e6, 0);
+        links.start(chunk(0, 0, false, 1e9, 0.0, 1));
+        assert_eq!(links.next(), Some(1000.0));
+        links.start(chunk(1, 1, true, 1e-4, 1000.0, 2));
+        assert_eq!(ends(&mut links, 1000.0), [0]);
+        let next = links.next().unwrap_or(f64::NAN);
+        assert!(next > 1000.0 && next - 1000.0 < 2e-10, "{next}");
+        assert_eq!(ends(&mut links, next), [1]);
+        links.start(chunk(2, 0, true, 0.0, next, 3));
+        assert_eq!(ends(&mut links, next), [2]);
     }
 }
