@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::predict::{self, Candidate, Link, LinkKind, Prediction, Ranking, Setup, Workload};
+use super::ranking::{rank_measured, MeasuredRanking};
 use super::section::{self, parse_configuration, StashSettings, ID};
 use super::stalls::{analyse, StallAnalysis};
 use crate::hardware::{Instance, Precision, Pricing};
@@ -23,6 +24,9 @@ pub struct StashEvaluation {
     pub workload: Figures,
     pub comm: Option<CommView>,
     pub prediction: Option<Predictions>,
+    /// The measured configurations ranked per epoch, with and without
+    /// stalls, beside the prediction's order (`ranking.rs`).
+    pub measured_ranking: Option<MeasuredRanking>,
     /// Parts that cannot run, and the inputs they need.
     pub missing: Vec<FieldError>,
     pub time_goal_s: Option<f64>,
@@ -235,6 +239,14 @@ pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unavailable> {
         None => None,
     };
     let comm = comm_view(s, &set, &figs, &stalls, prediction.as_ref());
+    let measured_ranking = rank_measured(
+        &stalls,
+        catalog,
+        pricing,
+        set.epoch_samples,
+        prediction.as_ref(),
+        set.max_machines,
+    );
     if stalls.configs.is_empty() && set.runs.is_empty() {
         missing.push(err(
             format!("models.{ID}.runs"),
@@ -252,6 +264,7 @@ pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unavailable> {
         workload: figs,
         comm,
         prediction,
+        measured_ranking,
         missing,
         time_goal_s: s.goals.time_s,
         budget_usd: s.goals.budget_usd,

@@ -18,6 +18,9 @@
 //!   all-reduce moving `2(n−1)/n · G` bytes, and the data-parallel
 //!   prediction of `predict.rs` (compute from FLOP per sample, all-reduce
 //!   from the comm model, an overlap setting).
+//! - Sec. V: the measured configurations ranked by time and cost per epoch,
+//!   with stalls (run (3)) and without (run (1)), beside the prediction's
+//!   order of the same configurations (`ranking.rs`).
 //!
 //! Units: seconds, bytes, bytes/s, FLOP, FLOP/s, USD/h.
 
@@ -25,6 +28,8 @@ pub mod eval;
 mod model;
 pub mod predict;
 pub mod presets;
+pub mod ranking;
+mod ranking_report;
 pub mod report;
 pub mod runs_text;
 pub mod section;

@@ -4,6 +4,7 @@
 
 use super::eval::{achieved_words, names, Predictions, StashEvaluation};
 use super::predict::{Link, Prediction};
+use super::ranking_report::{measured_ranking_notes, measured_ranking_table};
 use super::stalls::StallKind;
 use super::{comm_time, crossover_layers, ring_time, TABLE_II};
 use crate::report::{
@@ -32,6 +33,9 @@ pub fn build(s: &Scenario, e: &StashEvaluation) -> Report {
         tables.push(stalls_table(e));
         tables.push(runs_table(s, e));
         charts.push(stalls_chart(e));
+    }
+    if let Some(m) = &e.measured_ranking {
+        tables.push(measured_ranking_table(m));
     }
     if let Some(c) = &e.comm {
         tables.push(comm_table(e, c));
@@ -237,7 +241,7 @@ fn figures(e: &StashEvaluation) -> Vec<Figure> {
     f
 }
 
-fn opt_num(v: Option<f64>, unit: Unit) -> Value {
+pub(super) fn opt_num(v: Option<f64>, unit: Unit) -> Value {
     v.map_or(Value::Empty, |v| Value::num(v, unit))
 }
 
@@ -773,6 +777,9 @@ fn notes(e: &StashEvaluation) -> Vec<Note> {
             Note::info(r.text.clone())
         };
         n.push(note.at(r.field.clone()));
+    }
+    if let Some(m) = &e.measured_ranking {
+        n.extend(measured_ranking_notes(m));
     }
     if e.comm.is_some() || e.prediction.is_some() {
         let s = &e.settings;
