@@ -60,7 +60,7 @@ pub fn CatalogPanel() -> impl IntoView {
             shown.update(|l| *l = (*l).max(n));
         }
     };
-    let catalog_note = RwSignal::new(None::<Result<String, String>>);
+    let catalog_note = state.upload_note::<Result<String, String>>();
     let add_current = move |_| {
         let list = crate::hardware::current::current_catalog();
         let n = list.len();
@@ -232,7 +232,8 @@ fn DeviceRow(i: usize) -> impl IntoView {
     // Calibration: a measured stand-alone iteration of the current network
     // with the batch of the first group using this device (or 32).
     let measured = RwSignal::new(String::new());
-    let calib_msg = RwSignal::new(None::<Result<String, String>>);
+    let calib_msg = state.upload_note::<Result<String, String>>();
+    state.on_fresh_start(move || measured.set(String::new()));
     let calibrate = move |_| {
         let text = measured.get_untracked();
         let result = sc.with_untracked(|s| {

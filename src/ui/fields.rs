@@ -68,14 +68,20 @@ where
 {
     let raw = RwSignal::new(value.with_untracked(show));
     let local_error = RwSignal::new(None::<String>);
+    let fresh_start = use_context::<super::state::AppState>().map(|s| s.fresh_start);
     // Follow outside changes (a preset, an import) unless the text already
-    // says the same value, so typing "1." is not rewritten to "1".
-    Effect::new(move |_| {
+    // says the same value, so typing "1." is not rewritten to "1"; an
+    // example picked replaces what was typed even where it has the same
+    // value (`AppState::fresh_start`).
+    Effect::new(move |prev: Option<u64>| {
         let v = value.get();
-        if raw.with_untracked(|r| parse(r).ok().as_ref() != Some(&v)) {
+        let picked = fresh_start.map_or(0, |f| f.get());
+        let new_example = prev.is_some_and(|p| p != picked);
+        if new_example || raw.with_untracked(|r| parse(r).ok().as_ref() != Some(&v)) {
             raw.set(show(&v));
             local_error.set(None);
         }
+        picked
     });
     let on_input = move |ev| {
         let text = event_target_value(&ev);

@@ -53,7 +53,7 @@ fn link_problem(e: &crate::scenario::ScenarioError) -> String {
 fn keep_left_out(s: &Scenario) {
     let Some(st) = local_storage() else { return };
     for l in crate::models::for_link(s).1 {
-        if st.get_item(&l.key).ok().flatten().is_none() {
+        if !stored(&st, &l.key) {
             // Full storage: the link still names the file to attach.
             let _ = st.set_item(&l.key, &l.json);
         }
@@ -179,6 +179,11 @@ pub struct AppState {
     pub export_status: RwSignal<Option<Result<String, String>>>,
     /// The newest share fragment the worker made, and its request.
     pub link: RwSignal<Option<(u64, Result<String, String>)>>,
+    /// Counts the examples picked: each one drops what the page held for
+    /// the scenario it replaced (a field's unreadable text and its
+    /// message, a panel's message about its last upload), even where the
+    /// example has the same value.
+    pub fresh_start: RwSignal<u64>,
     keep_address_until: StoredValue<u64>,
     address_bar: StoredValue<AddressBar, LocalStorage>,
     link_too_large: StoredValue<bool>,
@@ -230,6 +235,7 @@ impl AppState {
             cancelled: RwSignal::new(None),
             link: RwSignal::new(None),
             export_status: RwSignal::new(None),
+            fresh_start: RwSignal::new(0),
             view,
             inputs_tab: RwSignal::new(InputTab::Workload),
             can_undo: RwSignal::new(false),
@@ -577,9 +583,7 @@ impl AppState {
                 }
                 // Computing what a link leaves out costs milliseconds with
                 // a large profile: only for one this browser lacks.
-                let lacks = |k: &String| {
-                    local_storage().is_some_and(|st| st.get_item(k).ok().flatten().is_none())
-                };
+                let lacks = |k: &String| local_storage().is_some_and(|st| !stored(&st, k));
                 if left_out.iter().any(lacks) {
                     self.scenario.with_untracked(keep_left_out);
                 }
@@ -662,6 +666,34 @@ impl AppState {
         self.banner.set(None);
         self.scenario.set(s);
     }
+
+    /// Replaces the scenario with a shipped example: nothing typed or
+    /// read for the old one stays (`fresh_start`).
+    pub fn load_example(&self, s: Scenario) {
+        self.load(s);
+        self.fresh_start.update(|n| *n += 1);
+    }
+
+    /// Runs `clear` each time an example replaces the scenario (not at
+    /// once), for what a panel or field holds outside the scenario.
+    pub fn on_fresh_start(&self, clear: impl Fn() + 'static) {
+        let fresh = self.fresh_start;
+        Effect::new(move |prev: Option<u64>| {
+            let n = fresh.get();
+            if prev.is_some_and(|p| p != n) {
+                clear();
+            }
+            n
+        });
+    }
+
+    /// A panel's message about its last upload or action: an example
+    /// picked clears it.
+    pub fn upload_note<T: Send + Sync + 'static>(&self) -> RwSignal<Option<T>> {
+        let note = RwSignal::new(None);
+        self.on_fresh_start(move || note.set(None));
+        note
+    }
 }
 
 /// The scenario saved at the last visit, if it opens.
@@ -675,6 +707,12 @@ const SAVED_KEY: &str = "ddnn-planner.last-scenario";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// Whether `key` is in `st`, without copying its value into wasm (a
+/// profile's is megabytes: `get_item` took 150 ms per edit).
+fn stored(st: &web_sys::Storage, key: &str) -> bool {
+    js_sys::Reflect::has(st, &wasm_bindgen::JsValue::from_str(key)).unwrap_or(false)
 }
 
 /// Undo and redo stacks of whole scenarios.

@@ -129,7 +129,11 @@ pub fn Toolbar() -> impl IntoView {
     let pick_example = move |idx: usize| {
         if let Some((_, text)) = EXAMPLES.get(idx) {
             match crate::models::from_json(text) {
-                Ok(s) => state.load(s),
+                Ok(s) => {
+                    state.load_example(s);
+                    // What the last scenario import said is about the old one.
+                    status.set(None);
+                }
                 Err(e) => state.banner.set(Some(format!("example {idx}: {e}"))),
             }
         }

@@ -27,7 +27,7 @@ pub fn WorkloadPanel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let presets = StoredValue::new(network_presets());
-    let note = RwSignal::new(None::<ImportNote>);
+    let note = state.upload_note::<ImportNote>();
     let paste = RwSignal::new(String::new());
 
     let current_preset = Memo::new(move |_| {

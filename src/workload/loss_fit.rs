@@ -62,6 +62,11 @@ pub enum FitError {
     )]
     NoWorkers,
     #[error(
+        "an ASP fit needs the worker count of the run the loss curve was measured on \
+         (loss = β0·√n/(s + β1)); the cluster planned is not that run: give its count"
+    )]
+    WorkersNotGiven,
+    #[error(
         "the fitted curve (β0 = {beta0}, β1 = {beta1}) predicts an infinite or negative loss at \
          iteration {iteration}, where s + β1 ≤ 0: the measured loss does not fall like 1/s \
          over this range; drop the first points (e.g. a warm-up phase) and fit again"
@@ -166,15 +171,31 @@ pub fn iterations_to_loss(
     Ok((s as u64).max(1))
 }
 
-/// Fits `β0, β1` of Eq. 1 to a measured curve by least squares on `1/loss`.
-///
-/// For ASP, the curve's iterations are global steps and `curve.workers` is
-/// the run's `n`. All points are used; the fit does not reorder them.
+/// Fits `β0, β1` of Eq. 1 to a measured curve by least squares on `1/loss`,
+/// with the curve's own worker count: [`fit_loss_with`] of its points.
 pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
-    if curve.sync == SyncMode::Asp && curve.workers == 0 {
-        return Err(FitError::NoWorkers);
-    }
-    let points = &curve.points;
+    fit_loss_with(&curve.points, curve.sync, Some(curve.workers))
+}
+
+/// Fits `β0, β1` of Eq. 1 to `points` (global step, loss), measured under
+/// `sync`, by least squares on `1/loss`.
+///
+/// `run_workers` is the worker count of the run the curve was measured on.
+/// An ASP fit reads β0 through it (`loss = β0·√n/(s + β1)`, so a wrong `n`
+/// scales β0 by `√(n_true/n)`): it must be given, and `None` or 0 is an
+/// error, never a guess (the cluster being planned is not the measured
+/// run). BSP ignores it. All points are used; the fit does not reorder them.
+pub fn fit_loss_with(
+    points: &[(f64, f64)],
+    sync: SyncMode,
+    run_workers: Option<u32>,
+) -> Result<LossFit, FitError> {
+    let workers = match (sync, run_workers) {
+        (SyncMode::Asp, None) => return Err(FitError::WorkersNotGiven),
+        (SyncMode::Asp, Some(0)) => return Err(FitError::NoWorkers),
+        (SyncMode::Asp, Some(n)) => n,
+        (SyncMode::Bsp, n) => n.unwrap_or(1),
+    };
     if points.len() < 3 {
         return Err(FitError::TooFewPoints {
             found: points.len(),
@@ -228,9 +249,9 @@ pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
             slope: slope * y_scale / x_scale,
         });
     }
-    let sqrt_n = match curve.sync {
+    let sqrt_n = match sync {
         SyncMode::Bsp => 1.0,
-        SyncMode::Asp => f64::from(curve.workers).sqrt(),
+        SyncMode::Asp => f64::from(workers).sqrt(),
     };
     // BSP: slope = 1/β0, intercept = β1/β0; ASP: both also divided by √n.
     let beta0 = x_scale / (slope * y_scale * sqrt_n);
@@ -250,7 +271,7 @@ pub fn fit_loss(curve: &LossCurve) -> Result<LossFit, FitError> {
 
     let residuals: Vec<(f64, f64)> = points
         .iter()
-        .map(|&(s, l)| (s, l - loss_at(curve.sync, &params, s, curve.workers)))
+        .map(|&(s, l)| (s, l - loss_at(sync, &params, s, workers)))
         .collect();
     let losses: Vec<f64> = points.iter().map(|&(_, l)| l).collect();
     let predicted: Vec<f64> = residuals

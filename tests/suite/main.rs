@@ -9,6 +9,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod chart_tables;
 mod cli;
 mod current_catalog;
+mod cynthia_asp_fit;
 mod cynthia_loss;
 mod cynthia_model;
 mod cynthia_presets;

@@ -3,16 +3,23 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 use crate::ui::expect_state;
-use crate::ui::fields::{section_input, FieldErrors, NumberField};
+use crate::ui::fields::{section_input, FieldErrors, NumberField, OptNumberField};
 use crate::ui::uploads::{import_upload, ImportSlot};
-use crate::workload::loss_fit::fit_loss;
+use crate::workload::loss_fit::fit_loss_with;
 use crate::models::cynthia::section::{self, add_aws_catalog};
 use crate::models::zeng::eval::network_figures;
 use crate::report::fmt_sig;
+use crate::scenario::files::plural;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
 use crate::workload::profile_presets::{loss_presets, profile_presets};
+
+/// Said at the worker count when an ASP curve is uploaded without it.
+const ASK_WORKERS: &str = "ASP: enter the number of workers the loss curve was measured with \
+     (β0 is read through it, loss = β0·√n/(s + β1)), then pick the file again; \
+     the cluster planned here is not that run";
 
 /// A profile derived from the layer table: `w_iter` = Eq. 27 FLOP for the
 /// first worker group's batch, `g_param` = bytes per push, on that group's
@@ -53,7 +60,7 @@ fn profile_from_layers(s: &crate::scenario::Scenario) -> Result<Profile, String>
 pub fn Panel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
-    let note = RwSignal::new(None::<Result<String, String>>);
+    let note = state.upload_note::<Result<String, String>>();
     let profile = Memo::new(move |_| sc.with(|s| s.workload.profile.clone()));
     let has_profile = Memo::new(move |_| profile.with(Option::is_some));
 
@@ -117,36 +124,46 @@ pub fn Panel() -> impl IntoView {
         }
         Err(e) => note.set(Some(Err(e))),
     };
-    // Workers of the measured run: an ASP fit depends on it (Eq. 1's √n).
-    // With a fitted curve it is the curve's and a change refits; before
-    // one, the cluster's worker count is the first guess (not 1).
-    let pending_workers = RwSignal::new(None::<f64>);
-    let fit_workers = Signal::derive(move || {
-        sc.with(|s| match &s.workload.loss_curve {
-            Some(c) => f64::from(c.workers),
-            None => pending_workers.get().unwrap_or_else(|| {
-                s.hardware
-                    .cluster
-                    .workers
-                    .iter()
-                    .map(|g| f64::from(g.count))
-                    .sum::<f64>()
-                    .max(1.0)
-            }),
+    // Workers of the run the loss curve was measured on: an ASP fit reads
+    // β0 through it (Eq. 1's √n), and the cluster planned here is not that
+    // run, so it is asked for, never guessed. Typed before a fit (an
+    // example picked forgets it); with an ASP curve fitted, the curve's,
+    // and a change refits.
+    let typed_workers = state.upload_note::<u32>();
+    let workers_problem = state.upload_note::<String>();
+    let asp = Memo::new(move |_| {
+        profile.with(|p| p.as_ref().is_some_and(|p| p.sync == SyncMode::Asp))
+    });
+    let curve_workers = Memo::new(move |_| {
+        sc.with(|s| {
+            s.workload
+                .loss_curve
+                .as_ref()
+                .filter(|c| c.sync == SyncMode::Asp && c.workers > 0)
+                .map(|c| c.workers)
         })
     });
-    let set_fit_workers = Callback::new(move |v: f64| {
-        let n = v as u32;
-        if sc.with_untracked(|s| s.workload.loss_curve.is_none()) {
-            pending_workers.set(Some(v));
+    let run_workers = Signal::derive(move || typed_workers.get().or_else(|| curve_workers.get()));
+    let set_run_workers = Callback::new(move |v: Option<f64>| {
+        // The field takes whole numbers ≥ 0 only.
+        let n = v.map(|v| v.clamp(0.0, f64::from(u32::MAX)) as u32);
+        typed_workers.set(n);
+        workers_problem.set(None);
+        let Some(n) = n else { return };
+        if n == 0 {
+            workers_problem.set(Some(
+                "the measured run had at least 1 worker (got 0 workers)".into(),
+            ));
+            return;
+        }
+        if curve_workers.get_untracked().is_none_or(|old| old == n) {
             return;
         }
         let mut next = sc.get_untracked();
         let Some(curve) = next.workload.loss_curve.as_mut() else {
             return;
         };
-        curve.workers = n;
-        match fit_loss(curve) {
+        match fit_loss_with(&curve.points, curve.sync, Some(n)) {
             Ok(fit) => {
                 note.set(Some(Ok(format!(
                     "refitted for n = {n}: β0 = {}, β1 = {}, R² = {:.4}",
@@ -154,6 +171,7 @@ pub fn Panel() -> impl IntoView {
                     fmt_sig(fit.params.beta1),
                     fit.r_squared
                 ))));
+                curve.workers = n;
                 next.workload.loss = Some(fit.params);
                 sc.set(next);
             }
@@ -162,22 +180,46 @@ pub fn Panel() -> impl IntoView {
     });
     let curve_slot = StoredValue::new_local(ImportSlot::default());
     let upload_curve = move |ev: leptos::ev::Event| {
+        let sync = sc.with_untracked(|s| {
+            s.workload
+                .profile
+                .as_ref()
+                .map_or(SyncMode::Bsp, |p| p.sync)
+        });
+        // 0: not given (a JSON curve may say; BSP does not need it).
+        let n = run_workers.get_untracked().unwrap_or(0);
+        if sync == SyncMode::Asp && n == 0 {
+            // Ask before fitting; the same file may be picked again.
+            if let Some(input) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            {
+                input.set_value("");
+            }
+            note.set(None);
+            workers_problem.set(Some(ASK_WORKERS.into()));
+            return;
+        }
         spawn_local(async move {
-            let n = fit_workers.get_untracked() as u32;
-            let sync = sc.with_untracked(|s| {
-                s.workload
-                    .profile
-                    .as_ref()
-                    .map_or(SyncMode::Bsp, |p| p.sync)
-            });
             let slot = curve_slot.get_value();
             match import_upload(&ev, &crate::readers::LOSS_CURVE, &(sync, n), &slot).await {
                 Some(Ok((name, read))) => {
+                    let run = if read.curve.sync == SyncMode::Asp {
+                        let n = plural(read.curve.workers as usize, "worker", "workers");
+                        format!(" for an ASP run of {n}")
+                    } else {
+                        String::new()
+                    };
+                    note.set(Some(Ok(format!("{name}: {}{run}", read.message))));
+                    workers_problem.set(None);
+                    if read.curve.sync == SyncMode::Asp {
+                        // The field shows the curve's count from now on.
+                        typed_workers.set(None);
+                    }
                     sc.update(|s| {
                         s.workload.loss = Some(read.params);
                         s.workload.loss_curve = Some(read.curve);
                     });
-                    note.set(Some(Ok(format!("{name}: {}", read.message))));
                 }
                 Some(Err(e)) => note.set(Some(Err(e))),
                 None => {}
@@ -262,7 +304,9 @@ pub fn Panel() -> impl IntoView {
                     <NumberField label="β1 [steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
                 </div>
                 <div class="row">
-                    <NumberField label="workers of the measured run (ASP fit; a change refits)" integer=true value=fit_workers on_set=set_fit_workers testid="fit-workers" />
+                    <Show when=move || asp.get()>
+                        <OptNumberField label="the loss curve's run [workers]" integer=true value=Signal::derive(move || run_workers.get().map(f64::from)) on_set=set_run_workers errors=Signal::derive(move || workers_problem.get().into_iter().collect::<Vec<_>>()) testid="fit-workers" help="ASP: the workers of the run the curve was measured on, not the cluster planned here; a change refits" />
+                    </Show>
                     <label class="button secondary small">
                         "fit a measured loss curve (CSV/JSON)"
                         <input type="file" accept=".csv,.tsv,.txt,.json" class="hidden-file" on:change=upload_curve data-testid="loss-upload" />

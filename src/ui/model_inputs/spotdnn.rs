@@ -79,7 +79,7 @@ pub fn Panel() -> impl IntoView {
 fn Workload(cfg: Memo<SpotDnnSettings>) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
-    let note = RwSignal::new(None::<String>);
+    let note = state.upload_note::<String>();
     let matched = Memo::new(move |_| {
         cfg.with(|c| {
             workload_presets()
@@ -463,7 +463,7 @@ fn FitBox(
 ) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
-    let problem = RwSignal::new(None::<String>);
+    let problem = state.upload_note::<String>();
     let text = Memo::new(move |_| cfg.with(format));
     let on_change = move |ev| {
         let v = event_target_value(&ev);
@@ -479,7 +479,7 @@ fn FitBox(
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
-            <textarea rows="5" placeholder=placeholder prop:value=move || text.get()
+            <textarea rows="5" placeholder=placeholder prop:value=move || { state.fresh_start.track(); text.get() }
                 on:change=on_change aria-label=label data-testid=format!("spotdnn-fit-{list}")></textarea>
         </label>
         {move || problem.get().map(|m| view! { <p class="field-error" role="alert" data-testid=format!("spotdnn-fit-{list}-error")>{m}</p> })}

@@ -51,8 +51,8 @@ const RUNS_HELP: &str = "One run per line: configuration, run (1-5), seconds, sa
 fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
-    let problem = RwSignal::new(None::<String>);
-    let note = RwSignal::new(None::<String>);
+    let problem = state.upload_note::<String>();
+    let note = state.upload_note::<String>();
     let text = Memo::new(move |_| cfg.with(|c| format_runs_csv(&c.runs)));
     let use_runs = move |read: Result<Vec<Run>, String>, from: &str| match read {
         Ok(runs) => {
@@ -123,7 +123,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
         <h3>"Measured runs (Stash's five steps)"</h3>
         <label class="field">
             <span class="field-label">"runs: configuration, run, time [s], samples[, reference]"</span>
-            <textarea rows="8" prop:value=move || text.get() on:change=on_change
+            <textarea rows="8" prop:value=move || { state.fresh_start.track(); text.get() } on:change=on_change
                 placeholder="p3.16xlarge, 1, 100, 10000\np3.16xlarge, 2, 112, 80000\n2× p3.8xlarge, 5, 672, 80000"
                 aria-label="Stash runs: configuration, run, time in seconds, samples, optional reference"
                 data-testid="stash-runs"></textarea>

@@ -53,8 +53,8 @@ pub fn Panel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let cfg = state.section_memo::<LiSettings>(ID);
-    let problem = RwSignal::new(None::<String>);
-    let note = RwSignal::new(None::<String>);
+    let problem = state.upload_note::<String>();
+    let note = state.upload_note::<String>();
     let source = Memo::new(move |_| {
         cfg.with(|c| match (&c.profile, &c.generate) {
             (None, _) if c.profile_ref.is_some() => c
@@ -124,7 +124,10 @@ pub fn Panel() -> impl IntoView {
     };
     let pairs_text =
         RwSignal::new(cfg.with_untracked(|c| c.parse_pairs.clone().unwrap_or_default()));
-    let fit_note = RwSignal::new(None::<Result<String, String>>);
+    let fit_note = state.upload_note::<Result<String, String>>();
+    state.on_fresh_start(move || {
+        pairs_text.set(cfg.with_untracked(|c| c.parse_pairs.clone().unwrap_or_default()))
+    });
     let fit_parse = move |_| {
         let text = pairs_text.get_untracked();
         match parse_fit::fit(&text) {
@@ -247,7 +250,7 @@ pub fn Panel() -> impl IntoView {
                 <p class="hint">"One pair per line: a transfer's size [B] and the time its receiver took to parse it [s]. A least-squares line gives α (slope) and β (intercept)."</p>
                 <textarea rows="4" placeholder="bytes, seconds\n1000000, 0.0012\n8000000, 0.0071"
                     aria-label="measured parse overheads: bytes, seconds per line"
-                    prop:value=move || cfg.with(|c| c.parse_pairs.clone().unwrap_or_default())
+                    prop:value=move || { state.fresh_start.track(); cfg.with(|c| c.parse_pairs.clone().unwrap_or_default()) }
                     on:change=move |ev| pairs_text.set(event_target_value(&ev))
                     data-testid="li-parse-pairs"></textarea>
                 <button type="button" class="secondary" on:click=fit_parse data-testid="li-parse-fit">"fit α and β"</button>

@@ -58,8 +58,8 @@ pub fn LiTrace() -> impl IntoView {
     // The last file read well: a rule change reads it again.
     let kept: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
         StoredValue::new_local(None);
-    let summary = RwSignal::new(None::<Vec<String>>);
-    let problem = RwSignal::new(None::<String>);
+    let summary = state.upload_note::<Vec<String>>();
+    let problem = state.upload_note::<String>();
     // What the worker is reading ("reading x.json (12.3 MB)…").
     let reading = RwSignal::new(None::<String>);
     // A newer read replaces this one (its worker ended, its answer none).
