@@ -40,6 +40,9 @@ fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
     }
 }
 
+/// Numbers the page's fields by creation, for `AppState::unreadable`.
+static NEXT_FIELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Largest magnitude a field takes as typed: far beyond every field's range,
 /// and small enough that any unit conversion (at most ×10^15) stays finite.
 const MAX_TYPED: f64 = 1e290;
@@ -68,7 +71,34 @@ where
 {
     let raw = RwSignal::new(value.with_untracked(show));
     let local_error = RwSignal::new(None::<String>);
-    let fresh_start = use_context::<super::state::AppState>().map(|s| s.fresh_start);
+    let state = use_context::<super::state::AppState>();
+    let fresh_start = state.map(|s| s.fresh_start);
+    // Unreadable text marks every result as from the last valid inputs,
+    // as an invalid number does, and counts on its input tab.
+    let key = NEXT_FIELD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let label = look.label;
+    Effect::new(move |_| {
+        let Some(state) = state else { return };
+        let message = local_error.get();
+        let listed = state.unreadable.with_untracked(|u| u.contains_key(&key));
+        match message {
+            Some(m) => {
+                let tab = state.inputs_tab.get_untracked();
+                state
+                    .unreadable
+                    .update(|u| _ = u.insert(key, (tab, format!("{label}: {m}"))));
+            }
+            None if listed => state.unreadable.update(|u| _ = u.remove(&key)),
+            None => {}
+        }
+    });
+    on_cleanup(move || {
+        if let Some(state) = state {
+            if state.unreadable.with_untracked(|u| u.contains_key(&key)) {
+                state.unreadable.update(|u| _ = u.remove(&key));
+            }
+        }
+    });
     // Follow outside changes (a preset, an import) unless the text already
     // says the same value, so typing "1." is not rewritten to "1"; an
     // example picked replaces what was typed even where it has the same

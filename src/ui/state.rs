@@ -17,7 +17,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::errors::FieldError;
-use crate::models::read_fragment;
 use crate::scenario::codec::encode_fragment;
 use crate::scenario::Scenario;
 
@@ -28,14 +27,51 @@ pub fn upgrade_banner(notes: &[String]) -> Option<String> {
 
 /// A link's scenario, with what the link left out (a large profile) put
 /// back from this browser's copies; its notes say what was upgraded or
-/// put back.
-fn open_link(frag: &str) -> Result<crate::scenario::Loaded, crate::scenario::ScenarioError> {
-    let mut l = read_fragment(frag)?;
+/// put back. A scenario that decodes but fails validation opens with its
+/// fields marked (never the example), unless it is too large to show.
+fn open_link(frag: &str) -> Result<Opened, crate::scenario::ScenarioError> {
+    let mut l = crate::scenario::codec::parse_fragment(frag)?;
     let st = local_storage();
     let saved = |key: &str| st.as_ref().and_then(|st| st.get_item(key).ok().flatten());
     l.notes
         .extend(crate::models::restore_after_link(&mut l.scenario, &saved));
-    Ok(l)
+    let invalid = crate::models::validate(&l.scenario);
+    if !invalid.is_empty() && too_large_to_show(&l.scenario) {
+        return Err(crate::scenario::ScenarioError::Invalid(invalid));
+    }
+    Ok(Opened { loaded: l, invalid })
+}
+
+/// A link's scenario as `open_link` opens it, with its invalid fields.
+struct Opened {
+    loaded: crate::scenario::Loaded,
+    invalid: Vec<FieldError>,
+}
+
+impl Opened {
+    /// The banner: what an upgrade changed, and which fields are marked.
+    fn banner(&self) -> Option<String> {
+        let mut notes = self.loaded.notes.clone();
+        if !self.invalid.is_empty() {
+            let n = self.invalid.len();
+            notes.push(format!(
+                "The link's scenario has {n} invalid field{} (marked in red): results appear once {} fixed; the address bar keeps the link until then.",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it is" } else { "they are" }
+            ));
+        }
+        upgrade_banner(&notes)
+    }
+}
+
+/// Whether a scenario is beyond what the page builds inputs for (a
+/// catalog or name over its limit): such a link is refused whole.
+fn too_large_to_show(s: &Scenario) -> bool {
+    use crate::hardware::{MAX_CATALOG_ENTRIES, MAX_NAME_CHARS};
+    let long = |t: &str| t.chars().count() > MAX_NAME_CHARS;
+    s.hardware.catalog.len() > MAX_CATALOG_ENTRIES
+        || long(&s.title)
+        || s.hardware.catalog.iter().any(|i| long(&i.name))
 }
 
 /// Why a link did not open, as the start of a sentence: the codec's own
@@ -76,7 +112,15 @@ pub struct ModelSlot {
     /// While a model that computes in parts is still at it: parts done
     /// and in all (its report so far is `outcome`).
     pub partial: RwSignal<Option<(u32, u32)>>,
+    /// The page's fields holding text that is not a number (shared by
+    /// every slot, `AppState::unreadable`).
+    unreadable: RwSignal<Unreadable>,
 }
+
+/// Fields whose typed text is not a number, by field: the input section
+/// it was typed in and its message. Such text never reaches the
+/// scenario, so every result shown is from the last valid inputs.
+pub type Unreadable = std::collections::BTreeMap<u64, (InputTab, String)>;
 
 /// Edits model `id`'s own section of `sc` in one update (one undo step).
 pub fn edit_section<T>(sc: RwSignal<Scenario>, id: &'static str, f: impl FnOnce(&mut T))
@@ -94,7 +138,7 @@ where
 pub type Outcome = Result<Arc<Report>, Arc<Unavailable>>;
 
 impl ModelSlot {
-    fn new(model: &'static dyn Model) -> Self {
+    fn new(model: &'static dyn Model, unreadable: RwSignal<Unreadable>) -> Self {
         let outcome = RwSignal::new(None::<Outcome>);
         let last_good = RwSignal::new(None);
         Effect::new(move |_| match outcome.get() {
@@ -108,15 +152,25 @@ impl ModelSlot {
             computed: RwSignal::new(0),
             last_good,
             partial: RwSignal::new(None),
+            unreadable,
         }
     }
 
-    /// The messages that make the shown report stale (empty when current).
+    /// The messages that make the shown report stale (empty when current):
+    /// the outcome's, and any field's text that is not a number.
     pub fn stale_errors(&self) -> Vec<FieldError> {
-        match self.outcome.get() {
-            Some(Err(u)) if !u.is_missing() => u.errors().to_vec(),
+        let mut errors = match self.outcome.get() {
+            Some(Err(u)) if u.is_missing() => return Vec::new(),
+            Some(Err(u)) => u.errors().to_vec(),
             _ => Vec::new(),
-        }
+        };
+        self.unreadable.with(|t| {
+            errors.extend(t.values().map(|(_, m)| FieldError {
+                field: String::new(),
+                message: m.clone(),
+            }))
+        });
+        errors
     }
 
     /// Whether the scenario lacks inputs this model needs (false until the
@@ -184,6 +238,8 @@ pub struct AppState {
     /// message, a panel's message about its last upload), even where the
     /// example has the same value.
     pub fresh_start: RwSignal<u64>,
+    /// Fields whose text is not a number (`Unreadable`).
+    pub unreadable: RwSignal<Unreadable>,
     keep_address_until: StoredValue<u64>,
     address_bar: StoredValue<AddressBar, LocalStorage>,
     link_too_large: StoredValue<bool>,
@@ -203,7 +259,10 @@ impl AppState {
         let (initial, banner, kept) = match read_hash() {
             None => (Scenario::example(), None, false),
             Some(frag) => match open_link(&frag) {
-                Ok(l) => (l.scenario, upgrade_banner(&l.notes), false),
+                Ok(o) => {
+                    let kept = !o.invalid.is_empty();
+                    (o.loaded.scenario.clone(), o.banner(), kept)
+                }
                 // The last good scenario stays: this browser's last one,
                 // else the example.
                 Err(e) => match saved_scenario() {
@@ -221,7 +280,11 @@ impl AppState {
             },
         };
         let scenario = RwSignal::new(initial);
-        let models: Vec<ModelSlot> = MODELS.iter().map(|&m| ModelSlot::new(m)).collect();
+        let unreadable = RwSignal::new(Unreadable::new());
+        let models: Vec<ModelSlot> = MODELS
+            .iter()
+            .map(|&m| ModelSlot::new(m, unreadable))
+            .collect();
         let state = AppState {
             scenario,
             models: StoredValue::new(models),
@@ -236,6 +299,7 @@ impl AppState {
             link: RwSignal::new(None),
             export_status: RwSignal::new(None),
             fresh_start: RwSignal::new(0),
+            unreadable,
             view,
             inputs_tab: RwSignal::new(InputTab::Workload),
             can_undo: RwSignal::new(false),
@@ -528,9 +592,9 @@ impl AppState {
                 return;
             }
             match open_link(&frag) {
-                Ok(l) => {
-                    state.banner.set(upgrade_banner(&l.notes));
-                    state.scenario.set(l.scenario);
+                Ok(o) => {
+                    state.banner.set(o.banner());
+                    state.scenario.set(o.loaded.scenario);
                 }
                 Err(e) => state.banner.set(Some(format!(
                     "{}. The last good scenario is kept.",
@@ -572,6 +636,11 @@ impl AppState {
         if id <= self.keep_address_until.get_value() {
             return;
         }
+        // The address, this browser's copy and history hold only valid
+        // scenarios: a reload mid-edit opens the last one.
+        if !self.validation.with_untracked(Vec::is_empty) {
+            return;
+        }
         match fragment {
             Ok(frag) => {
                 if self.link_too_large.get_value() {
@@ -606,7 +675,7 @@ impl AppState {
         self.history.update_value(|h| h.committed = Some(first));
         Effect::new(move |prev: Option<()>| {
             let now = state.scenario.get();
-            if prev.is_none() {
+            if prev.is_none() || !state.validation.with(Vec::is_empty) {
                 return;
             }
             let (u, r, step) = state
@@ -642,10 +711,11 @@ impl AppState {
     /// the machine) and offers the last one back on a visit without a link.
     fn offer_saved(&self) {
         if let Some(frag) = local_storage().and_then(|st| st.get_item(SAVED_KEY).ok().flatten()) {
-            if let Ok(l) = open_link(&frag) {
+            if let Ok(o) = open_link(&frag) {
                 let example = Scenario::example();
-                if l.scenario != example {
-                    self.saved.set(Some((l.scenario.display_title(), frag)));
+                if o.loaded.scenario != example {
+                    self.saved
+                        .set(Some((o.loaded.scenario.display_title(), frag)));
                 }
             }
         }
@@ -654,8 +724,8 @@ impl AppState {
     /// Opens the scenario saved at the last visit.
     pub fn restore_saved(&self) {
         if let Some((_, frag)) = self.saved.get_untracked() {
-            if let Ok(l) = open_link(&frag) {
-                self.scenario.set(l.scenario);
+            if let Ok(o) = open_link(&frag) {
+                self.scenario.set(o.loaded.scenario);
             }
         }
         self.saved.set(None);
@@ -699,7 +769,10 @@ impl AppState {
 /// The scenario saved at the last visit, if it opens.
 fn saved_scenario() -> Option<Scenario> {
     let frag = local_storage()?.get_item(SAVED_KEY).ok().flatten()?;
-    open_link(&frag).ok().map(|l| l.scenario)
+    open_link(&frag)
+        .ok()
+        .filter(|o| o.invalid.is_empty())
+        .map(|o| o.loaded.scenario)
 }
 
 /// Local storage key of the newest scenario fragment.

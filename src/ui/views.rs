@@ -224,9 +224,13 @@ pub fn InputTabs() -> impl IntoView {
 fn ErrorCount(tab: InputTab) -> impl IntoView {
     let state = expect_state();
     let n = Memo::new(move |_| {
-        state
-            .validation
-            .with(|v| v.iter().filter(|e| input_tab_of(&e.field) == tab).count())
+        let typed = state
+            .unreadable
+            .with(|u| u.values().filter(|(t, _)| *t == tab).count());
+        typed
+            + state
+                .validation
+                .with(|v| v.iter().filter(|e| input_tab_of(&e.field) == tab).count())
     });
     move || {
         let n = n.get();
