@@ -104,7 +104,12 @@ pub fn parse_fragment(input: &str) -> Result<Loaded, ScenarioError> {
     let text = String::from_utf8(json).map_err(|_| {
         ScenarioError::Fragment("the link's scenario is damaged (not UTF-8 text)".into())
     })?;
-    Scenario::parse_json(&text)
+    // A link is not a file the user can open at a line and column: an
+    // unreadable scenario inside one is a damaged link.
+    Scenario::parse_json(&text).map_err(|e| match e {
+        ScenarioError::Json(_) => ScenarioError::Fragment(DAMAGED.into()),
+        e => e,
+    })
 }
 
 /// An `s2` body's deflated bytes, once its checksum matches them.

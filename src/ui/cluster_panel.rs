@@ -60,7 +60,11 @@ pub fn ClusterPanel() -> impl IntoView {
                 </tbody>
             </table>
             <ShowMore total=group_count limit=shown what="groups" testid="groups-more" />
-            <FieldErrors errors=state.errors_at("hardware.cluster.workers") />
+            // The total's message is at the largest group's count (GroupRow),
+            // each group's at its own fields.
+            <FieldErrors errors=Signal::derive(move || state.errors_where(|f| {
+                f.starts_with("hardware.cluster.workers") && f != "hardware.cluster.workers" && !f.starts_with("hardware.cluster.workers[")
+            })) />
             <button type="button" class="secondary" on:click=add data-testid="add-group">"+ worker group"</button>
             <h3>"Parameter servers"</h3>
             <p class="hint">
@@ -155,6 +159,20 @@ fn GroupRow(i: usize) -> impl IntoView {
     let batch_field = format!("hardware.cluster.workers[{i}].batch_size");
     let errors_for =
         move |field: String| Signal::derive(move || state.errors_where(|f| f == field));
+    // Too many workers in all is said at the count that adds the most.
+    let largest = Memo::new(move |_| {
+        sc.with(|s| {
+            let w = &s.hardware.cluster.workers;
+            (0..w.len()).max_by_key(|&k| (w[k].count, std::cmp::Reverse(k))) == Some(i)
+        })
+    });
+    let count_errors = Signal::derive(move || {
+        let mut v = state.errors_where(|f| f == count_field);
+        if largest.get() {
+            v.extend(state.errors_where(|f| f == "hardware.cluster.workers"));
+        }
+        v
+    });
     view! {
         <tr>
             <td>
@@ -171,7 +189,7 @@ fn GroupRow(i: usize) -> impl IntoView {
                     integer=true
                     value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.count))))
                     on_set=edit(|g, v| g.count = v as u32)
-                    errors=errors_for(count_field)
+                    errors=count_errors
                     testid="group-count"
                 />
             </td>

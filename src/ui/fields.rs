@@ -31,7 +31,14 @@ fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
             .map_err(|_| format!("'{t}' is not a whole number ≥ 0"));
     }
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() && v.abs() <= MAX_TYPED => Ok(v),
+        Ok(v) if v.is_finite() && v.abs() <= MAX_TYPED && (v == 0.0 || v.abs() >= MIN_TYPED) => {
+            Ok(v)
+        }
+        // Below f64's normal range the number is not the one typed (1e-320
+        // reads as 9.99989e-321): refused here, in the user's words.
+        Ok(v) if v != 0.0 && v.abs() < MIN_TYPED => {
+            Err(format!("'{t}' is too close to 0 to compute with"))
+        }
         // Converted to SI (Gb/s to B/s, GFLOP to FLOP) it would overflow to
         // infinity, which no scenario can carry (JSON has none): refused
         // here, so the scenario and its last results stay as they were.
@@ -46,6 +53,10 @@ static NEXT_FIELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 /// Largest magnitude a field takes as typed: far beyond every field's range,
 /// and small enough that any unit conversion (at most ×10^15) stays finite.
 const MAX_TYPED: f64 = 1e290;
+
+/// Smallest non-zero magnitude a field takes as typed: every unit
+/// conversion (at most ÷10^15) stays a normal number.
+const MIN_TYPED: f64 = 1e-290;
 
 /// What differs between the numeric fields.
 struct Look {

@@ -77,9 +77,10 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
     let slot = entry;
     let id = slot.model.id();
     let stale = Memo::new(move |_| slot.stale_errors());
-    let missing = Memo::new(move |_| match slot.outcome.get() {
-        Some(Err(u)) if u.is_missing() => u.errors().to_vec(),
-        _ => Vec::new(),
+    let missing = Memo::new(move |_| {
+        slot.needs()
+            .map(|u| u.errors().to_vec())
+            .unwrap_or_default()
     });
     let is_stale = move || !stale.with(Vec::is_empty);
     let state = super::expect_state();

@@ -115,6 +115,8 @@ pub struct ModelSlot {
     /// The page's fields holding text that is not a number (shared by
     /// every slot, `AppState::unreadable`).
     unreadable: RwSignal<Unreadable>,
+    /// What the model lacked at its last outcome that was not invalid.
+    last_missing: RwSignal<Option<Arc<Unavailable>>>,
 }
 
 /// Fields whose typed text is not a number, by field: the input section
@@ -141,9 +143,16 @@ impl ModelSlot {
     fn new(model: &'static dyn Model, unreadable: RwSignal<Unreadable>) -> Self {
         let outcome = RwSignal::new(None::<Outcome>);
         let last_good = RwSignal::new(None);
+        let last_missing = RwSignal::new(None);
         Effect::new(move |_| match outcome.get() {
-            Some(Ok(r)) => last_good.set(Some(r)),
-            Some(Err(u)) if u.is_missing() => last_good.set(None),
+            Some(Ok(r)) => {
+                last_good.set(Some(r));
+                last_missing.set(None);
+            }
+            Some(Err(u)) if u.is_missing() => {
+                last_good.set(None);
+                last_missing.set(Some(u));
+            }
             _ => {}
         });
         ModelSlot {
@@ -153,14 +162,29 @@ impl ModelSlot {
             last_good,
             partial: RwSignal::new(None),
             unreadable,
+            last_missing,
+        }
+    }
+
+    /// What the model lacks, as the page shows it: the outcome's, or,
+    /// while a field it reads is invalid and it never had a result, what
+    /// it lacked before (a bad shared field does not turn "needs inputs"
+    /// into an empty box).
+    pub fn needs(&self) -> Option<Arc<Unavailable>> {
+        match self.outcome.get() {
+            Some(Err(u)) if u.is_missing() => Some(u),
+            Some(Err(_)) if self.last_good.with(Option::is_none) => self.last_missing.get(),
+            _ => None,
         }
     }
 
     /// The messages that make the shown report stale (empty when current):
     /// the outcome's, and any field's text that is not a number.
     pub fn stale_errors(&self) -> Vec<FieldError> {
+        if self.needs().is_some() {
+            return Vec::new();
+        }
         let mut errors = match self.outcome.get() {
-            Some(Err(u)) if u.is_missing() => return Vec::new(),
             Some(Err(u)) => u.errors().to_vec(),
             _ => Vec::new(),
         };
@@ -176,17 +200,13 @@ impl ModelSlot {
     /// Whether the scenario lacks inputs this model needs (false until the
     /// first outcome arrives).
     pub fn is_missing(&self) -> bool {
-        self.outcome
-            .with(|o| matches!(o, Some(Err(u)) if u.is_missing()))
+        self.needs().is_some()
     }
 
     /// The outcome is known and is not "the scenario lacks this model's
     /// inputs".
     pub fn applies(&self) -> bool {
-        self.outcome.with(|o| {
-            o.as_ref()
-                .is_some_and(|o| !matches!(o, Err(u) if u.is_missing()))
-        })
+        self.outcome.with(Option::is_some) && !self.is_missing()
     }
 }
 

@@ -281,3 +281,20 @@ fn a_page_link_with_its_view_decodes() {
         assert_eq!(decode_fragment(&link), Ok(s.clone()), "{link}");
     }
 }
+
+/// An `s1` link (no checksum) whose scenario is not readable JSON says the
+/// link is damaged, not where a parser stopped in text the user never saw.
+#[test]
+fn an_unchecked_link_with_broken_json_is_damaged() {
+    use base64::Engine;
+    let mut json = serde_json::to_vec(&Scenario::example()).unwrap_or_default();
+    json.truncate(json.len() / 2);
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let frag = format!(
+        "s1.{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&packed)
+    );
+    let m = fragment_error(&frag);
+    assert!(m.contains("the link is damaged"), "{m}");
+    assert!(!m.contains("column"), "{m}");
+}

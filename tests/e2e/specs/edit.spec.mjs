@@ -50,14 +50,15 @@ test(name, async ({ ctx }) => {
   await page.locator(ID('calibrate')).first().click();
   assert.match(await page.locator(ID('device-0')).textContent(), /cannot be a measured iteration time/);
 
-  // A clock that would make the time overflow is refused at its field, in
-  // words with the range, and the last good result stays marked.
+  // A clock below floating point's normal range (it would make the time
+  // overflow, and is not the number typed) is refused at its field in the
+  // words typed, and the last good result stays marked.
   await page.locator(ID('calibrate-seconds')).first().fill('');
   const ghz = page.locator(ID('device-ghz')).first();
   await ghz.fill('1e-320');
   const label = page.locator(`label:has(${ID('device-ghz')})`).first();
   await label.locator(ID('field-error')).first().waitFor();
-  assert.match(await label.textContent(), /clock must be .*between 0\.001 and 100 GHz \(got [0-9.]+e-32[01] GHz\)/);
+  assert.match(await label.textContent(), /'1e-320' is too close to 0 to compute with/);
   assert(!/hardware\.catalog/.test(await label.textContent()), 'the message names the device, not a path');
   await page.locator(ID('zeng-stale')).waitFor();
   assert(Number.isFinite(await iterationSeconds(page)), 'no inf on screen');

@@ -96,13 +96,12 @@ test(name, async ({ ctx }) => {
   }
 
   // Numbers at the edge of floating point, typed: refused at the field
-  // (with the range that makes sense, or as too large to compute with),
+  // in the words typed (too large, or too close to 0, to compute with),
   // the result kept.
   const before = await settledAddress(page);
   await showInputs(page, 'cluster');
   const original = await page.locator(ID('bandwidth-gbps')).inputValue();
-  const range = /must be between 0\.000001 and 10,000 Gb\/s/;
-  for (const [field, typed, said] of [['bandwidth-gbps', '1e308', /'1e308' is too large to compute with/], ['bandwidth-gbps', 'NaN', /'NaN' is not a number/], ['bandwidth-gbps', '1e-320', range]]) {
+  for (const [field, typed, said] of [['bandwidth-gbps', '1e308', /'1e308' is too large to compute with/], ['bandwidth-gbps', 'NaN', /'NaN' is not a number/], ['bandwidth-gbps', '1e-320', /'1e-320' is too close to 0 to compute with/]]) {
     await setField(page, field, typed);
     const label = page.locator(`label:has(${ID(field)})`);
     await page.waitForFunction(([f, re]) => new RegExp(re).test(document.querySelector(`label:has([data-testid="${f}"])`)?.textContent || ''), [field, said.source], { timeout: 5000 });

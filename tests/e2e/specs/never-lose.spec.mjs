@@ -83,3 +83,35 @@ test('text that cannot be read as a number marks every result and counts on its 
     assert.equal(await page.locator(`${ID('inputs-cluster')} .tab-errors`).count(), 0, `${field}: nothing counted once readable`);
   }
 });
+
+test('a worker count of 100,000 is refused at its field; the other models keep what they showed', async ({ ctx }) => {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  const t0 = await iterationSeconds(page);
+  const needs = ['cynthia', 'spotdnn', 'li'];
+  for (const id of needs) {
+    await page.waitForFunction((id) => /needs inputs/.test(document.querySelector(`[data-testid="view-${id}"]`)?.textContent || ''), id, { timeout: 10_000 });
+  }
+  await showInputs(page, 'cluster');
+  await setField(page, 'group-count', '100000');
+  const at = page.locator(`label:has(${ID('group-count')}) ${ID('field-error')}`);
+  await at.first().waitFor();
+  assert.match(await at.first().textContent(), /10\d,\d{3} workers is more than the 4,096 this page models/);
+  await page.locator(ID('zeng-stale')).waitFor();
+  assert.equal(await iterationSeconds(page), t0, 'Zeng keeps its last valid result');
+  for (const id of needs) {
+    assert.match(await page.locator(ID(`view-${id}`)).textContent(), /needs inputs/, `${id} still says what it needs`);
+  }
+});
+
+test('a message repeats what was typed, in the unit typed', async ({ ctx }) => {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  await showInputs(page, 'cluster');
+  await setField(page, 'bandwidth-gbps', '1e-320');
+  const at = page.locator(`label:has(${ID('bandwidth-gbps')}) ${ID('field-error')}`);
+  await at.first().waitFor();
+  assert.match(await at.first().textContent(), /'1e-320' is too close to 0/);
+  await setField(page, 'bandwidth-gbps', '-7');
+  await page.waitForFunction(() => /got −7 Gb\/s/.test(document.querySelector('label:has([data-testid="bandwidth-gbps"])')?.textContent || ''), null, { timeout: 5000 });
+});
