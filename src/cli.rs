@@ -12,6 +12,7 @@ use crate::errors::ReadError;
 use crate::models::decode_fragment;
 use crate::models::{by_id, evaluate, Model, Unavailable, MODELS};
 use crate::report::{csv::csv, text, Report};
+use crate::runs::files::apply_runs;
 use crate::scenario::codec::encode_link;
 use crate::scenario::files::{
     apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
@@ -83,6 +84,8 @@ struct EvalArgs {
     catalog: Option<String>,
     /// A file of one model's own inputs, `<model>.<kind>=FILE` (repeatable),
     /// e.g. `stash.runs=runs.csv`; `ddnn-planner models` lists the kinds.
+    /// `runs=FILE` reads measured runs (CSV or JSON, docs/scenario.md),
+    /// which every model is then held against.
     #[arg(long = "import", value_name = "MODEL.KIND=FILE")]
     imports: Vec<String>,
     /// Only these models (repeatable); `ddnn-planner models` lists them.
@@ -262,7 +265,7 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), CliError> {
 }
 
 /// `--import stash.runs=runs.csv`: the model's own reader, named in its
-/// registry entry.
+/// registry entry; `--import runs=FILE`: the shared measured runs.
 fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, CliError> {
     let usage = || {
         let kinds: Vec<String> = MODELS
@@ -274,17 +277,30 @@ fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, CliError> {
             })
             .collect();
         CliError::Usage(format!(
-            "--import {spec}: write it as MODEL.KIND=FILE, KIND one of {}",
+            "--import {spec}: write it as runs=FILE, or MODEL.KIND=FILE with MODEL.KIND one of {}",
             kinds.join(", ")
         ))
     };
     let (kind, path) = spec.split_once('=').ok_or_else(usage)?;
+    if kind == "runs" {
+        let read = apply_runs(s, &read_text(path)?).map_err(|e| e.in_file(path))?;
+        return Ok(format!("{path}: {read}"));
+    }
     let (model, key) = kind.split_once('.').ok_or_else(usage)?;
     let import = by_id(model)
         .and_then(|m| m.imports().iter().find(|i| i.key == key))
         .ok_or_else(usage)?;
     let read = (import.apply)(s, &read_text(path)?).map_err(|e| e.in_file(path))?;
     Ok(format!("{path}: {read}"))
+}
+
+/// `wanted` in registry order, as the reports are printed.
+fn wanted_in_order(wanted: &[&'static dyn Model]) -> Vec<&'static dyn Model> {
+    MODELS
+        .iter()
+        .copied()
+        .filter(|m| wanted.iter().any(|w| w.id() == m.id()))
+        .collect()
 }
 
 fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, CliError> {
@@ -332,9 +348,13 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
         .filter(|m| wanted.iter().any(|w| w.id() == m.id()))
         .map(|&m| (m, evaluate_with_progress(m, &s)))
         .collect();
+    // Every model held against the measured runs, when there are any.
+    let runs = (!s.runs.is_empty()).then(|| crate::runs::evaluate(&s, &wanted_in_order(&wanted)));
     let invalid = outcomes
         .iter()
-        .any(|(_, r)| matches!(r, Err(Unavailable::Invalid { .. })));
+        .map(|(_, r)| r)
+        .chain(runs.iter())
+        .any(|r| matches!(r, Err(Unavailable::Invalid { .. })));
     let out = match a.format {
         Format::Json => {
             let mut map = serde_json::Map::new();
@@ -345,17 +365,25 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
                 };
                 map.insert(m.id().to_string(), v);
             }
-            let doc = serde_json::json!({
+            let mut doc = serde_json::json!({
                 "title": s.display_title(),
                 "imports": log,
                 "models": map,
             });
+            if let Some(r) = &runs {
+                doc["runs"] = match r {
+                    Ok(rep) => serde_json::json!({ "report": rep }),
+                    Err(u) => serde_json::json!({ "unavailable": u }),
+                };
+            }
             serde_json::to_string_pretty(&doc).map_err(|e| CliError::Output(e.to_string()))?
         }
         Format::Csv => {
             let reports: Vec<_> = outcomes
                 .iter()
-                .filter_map(|(_, r)| r.as_ref().ok().cloned())
+                .map(|(_, r)| r)
+                .chain(runs.iter())
+                .filter_map(|r| r.as_ref().ok().cloned())
                 .collect();
             csv(&reports)
         }
@@ -374,6 +402,17 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
                     }
                 }
             }
+            if let Some(r) = &runs {
+                out.push('\n');
+                match r {
+                    Ok(rep) => out.push_str(&text::table(rep)),
+                    Err(u) => out.push_str(&text::unavailable(
+                        "Measured runs",
+                        u.errors(),
+                        u.is_missing(),
+                    )),
+                }
+            }
             out
         }
     };
@@ -385,6 +424,11 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
                 for e in errors {
                     eprintln!("error: {}: {e}", m.name());
                 }
+            }
+        }
+        if let Some(Err(Unavailable::Invalid { errors })) = &runs {
+            for e in errors {
+                eprintln!("error: measured runs: {e}");
             }
         }
     }

@@ -15,6 +15,7 @@ pub mod js;
 pub mod models;
 pub mod readers;
 pub mod report;
+pub mod runs;
 pub mod scenario;
 pub mod stats;
 mod tagged;

@@ -101,7 +101,13 @@ fn strip_name(name: &str, e: ReadError) -> ReadError {
 
 /// The shared inputs' files (the scenario document itself is the
 /// registry's: `models::SCENARIO`).
-pub const SHARED: &[&dyn AnyImporter] = &[&LAYERS, &CATALOG, &PROFILE, &LOSS_CURVE];
+pub const SHARED: &[&dyn AnyImporter] = &[
+    &LAYERS,
+    &CATALOG,
+    &PROFILE,
+    &LOSS_CURVE,
+    &crate::runs::files::RUNS,
+];
 
 #[cfg(test)]
 mod tests {

@@ -47,6 +47,7 @@ pub use crate::errors::Unavailable;
 pub use crate::inputs::Need;
 use crate::readers::{text, AnyImporter, Importer, SHARED};
 use crate::report::Report;
+pub use crate::runs::RunPrediction;
 use crate::scenario::codec::{encode_link, parse_fragment};
 use crate::scenario::{Loaded, Scenario, ScenarioError};
 
@@ -105,6 +106,15 @@ pub trait Model: Sync {
     /// part in, it is `report(s)` to the bit; before, a report in progress.
     fn assemble(&self, s: &Scenario, _parts: &[Option<String>]) -> Result<Report, Unavailable> {
         self.report(s)
+    }
+    /// Its prediction of one measured run (`crate::runs`), from its own
+    /// evaluation of a cluster, never a plan search: `s` is the scenario
+    /// with the run's cluster (`runs::run_scenario`), and what this model
+    /// reads passed validation. `None`: this model does not predict
+    /// measured runs; `Some(Err(…))`: not this run, naming the input it
+    /// lacks.
+    fn predict_run(&self, _s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        None
     }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.

@@ -23,6 +23,7 @@ use crate::hardware::{
     gbit_per_s_to_bytes, Cluster, Instance, ParameterServer, Precision, Pricing, WorkerGroup,
 };
 use crate::report::fmt_count;
+use crate::runs::Run;
 use crate::workload::presets::network_preset;
 use crate::workload::profile::{LossCurve, LossParams, Profile};
 use crate::workload::{GivenFigures, Network};
@@ -40,6 +41,10 @@ pub struct Scenario {
     pub hardware: Hardware,
     #[serde(default)]
     pub goals: Goals,
+    /// Runs a user measured, to hold every model against (`crate::runs`);
+    /// absent when empty, so older documents keep their bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Run>,
     /// Inputs only one model reads, by model id. Each model reads and
     /// writes its own section (`section`, `set_section`); a section of a
     /// model this build does not know is kept as it is.
@@ -142,6 +147,7 @@ impl Scenario {
                 precision: Precision::Fp32,
             },
             goals: Goals::default(),
+            runs: Vec::new(),
             models: BTreeMap::new(),
         }
     }

@@ -5,8 +5,8 @@ use super::Scenario;
 use crate::bounds::{fmt_typed, positive, Bounds};
 use crate::errors::{err, FieldError};
 use crate::hardware::{
-    BATCH, GROUP_COUNT, LATENCY, MAX_CATALOG_ENTRIES, MAX_NAME_CHARS, MAX_WORKERS, NETWORK,
-    PS_COUNT,
+    ParameterServer, WorkerGroup, BATCH, GROUP_COUNT, LATENCY, MAX_CATALOG_ENTRIES, MAX_NAME_CHARS,
+    MAX_WORKERS, NETWORK, PS_COUNT,
 };
 use crate::report::fmt_count;
 
@@ -68,68 +68,8 @@ impl Scenario {
         }
 
         let cluster = &self.hardware.cluster;
-        let mut total: u64 = 0;
-        for (i, g) in cluster.workers.iter().enumerate() {
-            let field = format!("hardware.cluster.workers[{i}]");
-            if let Some(e) = long_name(
-                format!("{field}.instance"),
-                &format!("worker group {}'s instance type", i + 1),
-                &g.instance,
-            ) {
-                errs.push(e);
-                continue;
-            }
-            let who = if g.instance.trim().is_empty() {
-                format!("worker group {}", i + 1)
-            } else {
-                format!("{} workers", g.instance)
-            };
-            if self.instance(&g.instance).is_none() {
-                errs.push(err(
-                    format!("{field}.instance"),
-                    format!("'{}' is not in the instance catalog", g.instance),
-                ));
-            }
-            if let Some(m) = GROUP_COUNT.check("count", f64::from(g.count)) {
-                errs.push(err(format!("{field}.count"), format!("{who}: {m}")));
-            }
-            total += u64::from(g.count);
-            if let Some(m) = BATCH.check("batch size", f64::from(g.batch_size)) {
-                errs.push(err(format!("{field}.batch_size"), format!("{who}: {m}")));
-            }
-        }
-        if total > u64::from(MAX_WORKERS) {
-            errs.push(err(
-                "hardware.cluster.workers",
-                format!(
-                    "{} workers is more than the {} this page models",
-                    fmt_count(total as f64),
-                    fmt_count(f64::from(MAX_WORKERS))
-                ),
-            ));
-        }
-        if let Some(bw) = cluster.ps.link_bytes_per_s {
-            if let Some(m) = NETWORK.check("the PS link per node", bw) {
-                errs.push(err("hardware.cluster.ps.link", m));
-            }
-        }
-        if let Some(m) = LATENCY.check("the start-up time per transfer", cluster.ps.latency_s) {
-            errs.push(err("hardware.cluster.ps.latency", m));
-        }
-        if let Some(name) = &cluster.ps.instance {
-            if let Some(e) = long_name("hardware.cluster.ps.instance", "the PS instance type", name)
-            {
-                errs.push(e);
-            } else if self.instance(name).is_none() {
-                errs.push(err(
-                    "hardware.cluster.ps.instance",
-                    format!("'{name}' is not in the instance catalog"),
-                ));
-            }
-        }
-        if let Some(m) = PS_COUNT.check("PS nodes", f64::from(cluster.ps.count)) {
-            errs.push(err("hardware.cluster.ps.count", m));
-        }
+        errs.extend(self.check_workers("hardware.cluster", &cluster.workers));
+        errs.extend(self.check_ps("hardware.cluster", &cluster.ps));
 
         errs.extend(self.goals.validate());
 
@@ -181,6 +121,84 @@ impl Scenario {
                 errs.push(err("workload.loss.beta1", msg));
             }
         }
+        errs.extend(crate::runs::validate::validate_runs(self));
+        errs
+    }
+}
+
+impl Scenario {
+    /// Checks of worker groups at `{at}.workers[i]` (and their total at
+    /// `{at}.workers`): the cluster's, and each measured run's.
+    pub(crate) fn check_workers(&self, at: &str, workers: &[WorkerGroup]) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        let mut total: u64 = 0;
+        for (i, g) in workers.iter().enumerate() {
+            let field = format!("{at}.workers[{i}]");
+            if let Some(e) = long_name(
+                format!("{field}.instance"),
+                &format!("worker group {}'s instance type", i + 1),
+                &g.instance,
+            ) {
+                errs.push(e);
+                continue;
+            }
+            let who = if g.instance.trim().is_empty() {
+                format!("worker group {}", i + 1)
+            } else {
+                format!("{} workers", g.instance)
+            };
+            if self.instance(&g.instance).is_none() {
+                errs.push(err(
+                    format!("{field}.instance"),
+                    format!("'{}' is not in the instance catalog", g.instance),
+                ));
+            }
+            if let Some(m) = GROUP_COUNT.check("count", f64::from(g.count)) {
+                errs.push(err(format!("{field}.count"), format!("{who}: {m}")));
+            }
+            total += u64::from(g.count);
+            if let Some(m) = BATCH.check("batch size", f64::from(g.batch_size)) {
+                errs.push(err(format!("{field}.batch_size"), format!("{who}: {m}")));
+            }
+        }
+        if total > u64::from(MAX_WORKERS) {
+            errs.push(err(
+                format!("{at}.workers"),
+                format!(
+                    "{} workers is more than the {} this page models",
+                    fmt_count(total as f64),
+                    fmt_count(f64::from(MAX_WORKERS))
+                ),
+            ));
+        }
+        errs
+    }
+
+    /// Checks of a PS side at `{at}.ps.…`: the cluster's, and a run's own.
+    pub(crate) fn check_ps(&self, at: &str, ps: &ParameterServer) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        if let Some(bw) = ps.link_bytes_per_s {
+            if let Some(m) = NETWORK.check("the PS link per node", bw) {
+                errs.push(err(format!("{at}.ps.link"), m));
+            }
+        }
+        if let Some(m) = LATENCY.check("the start-up time per transfer", ps.latency_s) {
+            errs.push(err(format!("{at}.ps.latency"), m));
+        }
+        if let Some(name) = &ps.instance {
+            let field = format!("{at}.ps.instance");
+            if let Some(e) = long_name(field.clone(), "the PS instance type", name) {
+                errs.push(e);
+            } else if self.instance(name).is_none() {
+                errs.push(err(
+                    field,
+                    format!("'{name}' is not in the instance catalog"),
+                ));
+            }
+        }
+        if let Some(m) = PS_COUNT.check("PS nodes", f64::from(ps.count)) {
+            errs.push(err(format!("{at}.ps.count"), m));
+        }
         errs
     }
 }
@@ -212,7 +230,7 @@ impl super::Goals {
 
 /// "… is N characters long; names are limited to MAX" for a name longer
 /// than any a report can show (its text is not repeated).
-fn long_name(field: impl Into<String>, what: &str, name: &str) -> Option<FieldError> {
+pub(crate) fn long_name(field: impl Into<String>, what: &str, name: &str) -> Option<FieldError> {
     let n = name.chars().count();
     (n > MAX_NAME_CHARS).then(|| {
         err(

@@ -110,6 +110,8 @@ fn runs(data: &[u8]) {
     if let Some(t) = text(data) {
         let _ = parse_runs(t);
         let _ = parse_configuration(t);
+        // The shared measured runs (`--import runs=FILE`).
+        let _ = ddnn_planner::runs::files::parse_runs(t);
     }
 }
 

@@ -82,6 +82,7 @@ fn small() -> Scenario {
             precision: Default::default(),
         },
         goals: Goals::default(),
+        runs: Vec::new(),
         models: BTreeMap::new(),
     }
 }

@@ -111,7 +111,9 @@ fn instance_for_prediction(
     }
 }
 
-fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
+/// The scenario's cluster as Cynthia reads it, and whether every
+/// instance has a price; or what it lacks, in words.
+pub(super) fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
     let pricing = s.hardware.pricing;
     let ps = &s.hardware.cluster.ps;
     let Some(ps_name) = &ps.instance else {

@@ -1,10 +1,11 @@
 //! Cynthia in the registry: what it reads, its section's checks, and its
 //! report.
 
-use super::eval::evaluate_validated;
+use super::eval::{evaluate_validated, given_cluster};
+use super::iteration;
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable, Work};
+use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -113,6 +114,12 @@ impl Model for Cynthia {
         }]
     }
 
+    /// Eq. 3-5's iteration time of the run's cluster (BSP: the cluster's
+    /// step; ASP: the workers' effective step `n / Σ 1/t_j`).
+    fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        Some(predict_run(s))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         if s.workload.profile.is_none() {
             return Err(Unavailable::missing(
@@ -123,4 +130,25 @@ impl Model for Cynthia {
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
         Ok(build(s, &e))
     }
+}
+
+/// The given cluster's iteration (`eval::given_cluster`, Eq. 3-5).
+fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
+    let Some(profile) = &s.workload.profile else {
+        return Err(Unavailable::missing(
+            "workload.profile",
+            "a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
+        ));
+    };
+    let field = if s.hardware.cluster.ps.instance.is_none() {
+        "hardware.cluster.ps.instance"
+    } else {
+        "hardware.catalog"
+    };
+    let (cluster, _) = given_cluster(s).map_err(|m| Unavailable::missing(field, m))?;
+    let t = iteration(profile, &cluster).t_iter_s;
+    Ok(RunPrediction::iteration(t).with_note(format!(
+        "Cynthia's profile '{}' fixes the work of an iteration (w_iter); the runs' batch sizes do not enter its prediction",
+        profile.name
+    )))
 }

@@ -6,7 +6,9 @@ use std::sync::Mutex;
 use super::eval::{evaluate_streamed, prepare, push_point, skeleton, spread, LiEvaluation, Spread};
 use super::report::build;
 use super::section;
-use crate::models::{Import, Model, Need, Unavailable, Work};
+use super::generate::OpCount;
+use crate::models::work::over_budget;
+use crate::models::{Import, Model, Need, RunPrediction, Unavailable, Work};
 use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::FieldError;
@@ -195,6 +197,12 @@ impl Model for Li {
         super::share_link::restore(s, saved)
     }
 
+    /// The simulated throughput (Algorithm 3.1) of the run's W workers,
+    /// the mean over the section's seeds; only within the budget.
+    fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        Some(predict_run(s))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         self.report_streamed(s, &mut |_, _, _| {})
     }
@@ -297,4 +305,54 @@ fn in_progress(e: &LiEvaluation, done: u32, total: u32) -> Report {
     r.downloads.clear();
     r.subject = format!("{} ({done} of {total} worker counts so far)", r.subject);
     r
+}
+
+/// One W of the sweep (`eval::spread`) for the run's worker count, when
+/// its ops (and, with several PS, its share passes) fit the budgets the
+/// report's sweep has.
+fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
+    let (set, profile, _, base) = prepare(s)?;
+    let w = s.hardware.cluster.total_workers().max(1);
+    let size = OpCount::of(&profile);
+    let parse = set.alpha_s_per_byte != 0.0 || set.beta_s != 0.0;
+    let per_step = (size.ops + if parse { size.transfers() } else { 0 }) as f64;
+    let worker_steps = f64::from(set.seeds.max(1)) * f64::from(set.steps) * f64::from(w);
+    let reduce = "the steps or the seeds (the run fixes its workers)";
+    let mut work = vec![Work {
+        units: per_step * worker_steps,
+        unit: "ops simulated",
+        limit: MAX_OPS_SIMULATED,
+        field: "models.li.steps".into(),
+        reduce: reduce.into(),
+    }];
+    if base.servers > 1 {
+        // As `eval::share_passes`, for this one W.
+        let on = |links: usize| links.min(base.servers as usize) as f64;
+        let per = 2.0 * size.transfers() as f64 * (on(size.downlinks) + on(size.uplinks));
+        work.push(Work {
+            units: per * worker_steps * f64::from(w),
+            unit: "chunk visits to share several PS links",
+            limit: MAX_SHARE_PASSES,
+            field: "models.li.steps".into(),
+            reduce: reduce.into(),
+        });
+    }
+    let over = over_budget("Li et al.", &work);
+    if !over.is_empty() {
+        return Err(Unavailable::invalid(over));
+    }
+    let sim = spread(&profile, &base, w, set.seeds);
+    let p = RunPrediction::throughput(sim.mean);
+    let groups = &s.hardware.cluster.workers;
+    let alike = groups
+        .iter()
+        .all(|g| g.instance == groups[0].instance && g.batch_size == profile.batch);
+    Ok(if alike {
+        p
+    } else {
+        p.with_note(format!(
+            "Li et al. simulate the run's workers alike, each stepping as the profile does ({} samples per step)",
+            profile.batch
+        ))
+    })
 }

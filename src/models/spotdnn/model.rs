@@ -2,14 +2,14 @@
 //! report.
 
 use super::contention_cap;
-use super::eval::evaluate;
+use super::eval::{evaluate, prepare};
 use super::plan::work_units;
 use super::report::build;
 use super::section;
 use crate::errors::FieldError;
 use crate::hardware::Instance;
-use crate::models::{Model, Need, Unavailable, Work};
-use crate::report::Report;
+use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
+use crate::report::{fmt_sig, Report};
 use crate::scenario::Scenario;
 
 pub struct SpotDnn;
@@ -141,7 +141,57 @@ impl Model for SpotDnn {
         section::validate(s)
     }
 
+    /// Eq. 1-2 and 4 on the run's cluster, without plans: throughput
+    /// `v = Σ b_i/T_i` and the workers' effective step `|N|·T_exp`.
+    fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        Some(predict_run(s))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         evaluate(s).map(|e| build(s, &e))
     }
+}
+
+/// The given cluster's figures (`eval::prepare`): `T_exp` counts one
+/// update of any worker, so a step of every worker is `|N|·T_exp`.
+fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
+    let e = prepare(s)?;
+    let Some(c) = &e.cluster else {
+        return Err(Unavailable::missing(
+            "hardware.cluster.workers",
+            e.cluster_note
+                .unwrap_or_else(|| "a cluster of measured instance types".into()),
+        ));
+    };
+    let f = &c.figures;
+    let mut p = RunPrediction {
+        iteration_s: Some(f64::from(f.workers) * f.expected_iteration_s),
+        throughput: Some(f.speed),
+        note: None,
+    };
+    // Eq. 10 sizes the batches; say so where the run's differ.
+    let differ: Vec<String> = s
+        .hardware
+        .cluster
+        .workers
+        .iter()
+        .filter_map(|g| {
+            let t = e.types.iter().find(|t| t.name == g.instance)?;
+            (t.batch != f64::from(g.batch_size)).then(|| {
+                format!(
+                    "{} {} (the run's {})",
+                    g.instance,
+                    fmt_sig(t.batch),
+                    g.batch_size
+                )
+            })
+        })
+        .collect();
+    if !differ.is_empty() {
+        p.note = Some(format!(
+            "spotDNN sizes each worker's batch by Eq. 10, not by the run's: {}",
+            differ.join(", ")
+        ));
+    }
+    Ok(p)
 }

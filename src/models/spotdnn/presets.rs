@@ -189,6 +189,7 @@ pub fn table1_example() -> Scenario {
             loss: Some(0.8),
             budget_usd: None,
         },
+        runs: Vec::new(),
         models: Default::default(),
     };
     s.set_section(super::section::ID, &resnet110());

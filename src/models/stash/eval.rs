@@ -42,7 +42,7 @@ pub struct Figures {
 }
 
 impl Figures {
-    fn workload(&self) -> Option<Workload> {
+    pub(super) fn workload(&self) -> Option<Workload> {
         Some(Workload {
             flop_per_sample: self.flop_per_sample.as_ref()?.0,
             layers: self.layers.as_ref()?.0,
@@ -74,7 +74,8 @@ pub struct Predictions {
 }
 
 
-fn figures(s: &Scenario, set: &StashSettings) -> Figures {
+/// `F_s`, `L`, `G`: typed in the section, else from the layer table.
+pub(super) fn figures(s: &Scenario, set: &StashSettings) -> Figures {
     let net = &s.workload.network;
     let sum = net.summary();
     let flop_per_sample = match set.flop_per_sample {
@@ -174,7 +175,8 @@ fn network_link(i: &Instance, set: &StashSettings) -> Option<Link> {
     })
 }
 
-fn candidate(
+/// `machines` instances of `i` as a configuration, or what it lacks.
+pub(super) fn candidate(
     i: &Instance,
     machines: u32,
     set: &StashSettings,
@@ -271,6 +273,35 @@ pub fn evaluate(s: &Scenario) -> Result<StashEvaluation, Unavailable> {
     })
 }
 
+/// The achieved fraction: typed, or calibrated so the section's measured
+/// iteration is reproduced (with the configuration and time it came from).
+pub(super) fn achieved(
+    s: &Scenario,
+    set: &StashSettings,
+    w: &Workload,
+    setup: &Setup,
+) -> Result<(f64, Option<(String, f64)>), Unavailable> {
+    let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
+    let Some(cal) = &set.calibrate else {
+        return Ok((set.achieved, None));
+    };
+    let field = format!("models.{ID}.calibrate.configuration");
+    let (name, m) = parse_configuration(&cal.configuration)
+        .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
+    let inst = s.instance(&name).ok_or_else(|| {
+        Unavailable::invalid(vec![err(
+            &field,
+            format!("{name} is not in the catalog: calibrate on a configuration it lists"),
+        )])
+    })?;
+    let c = candidate(inst, m, set, precision, pricing)
+        .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
+    let a = predict::calibrate(&c, w, setup, cal.iteration_s).map_err(|e| {
+        Unavailable::invalid(vec![err(format!("models.{ID}.calibrate.iteration_s"), e)])
+    })?;
+    Ok((a, Some((c.name(), cal.iteration_s))))
+}
+
 fn predictions(
     s: &Scenario,
     set: &StashSettings,
@@ -305,25 +336,7 @@ fn predictions(
             Err(why) => skipped.push(why),
         }
     }
-    let (achieved, calibrated_from) = match &set.calibrate {
-        None => (set.achieved, None),
-        Some(cal) => {
-            let field = format!("models.{ID}.calibrate.configuration");
-            let (name, m) =
-                parse_configuration(&cal.configuration).map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
-            let inst = s.instance(&name).ok_or_else(|| {
-                Unavailable::invalid(vec![err(
-                    &field,
-                    format!("{name} is not in the catalog: calibrate on a configuration it lists"),
-                )])
-            })?;
-            let c = candidate(inst, m, set, precision, pricing)
-                .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
-            let a = predict::calibrate(&c, &w, &setup, cal.iteration_s)
-                .map_err(|e| Unavailable::invalid(vec![err(format!("models.{ID}.calibrate.iteration_s"), e)]))?;
-            (a, Some((c.name(), cal.iteration_s)))
-        }
-    };
+    let (achieved, calibrated_from) = achieved(s, set, &w, &setup)?;
     if candidates.is_empty() {
         missing.push(err(
             "hardware.catalog",

@@ -1,13 +1,14 @@
 //! Stash in the registry: what it reads, its section's checks, and its
 //! report.
 
-use super::eval::evaluate;
+use super::eval::{achieved, candidate, evaluate, figures};
+use super::predict::{predict, Setup};
 use super::report::build;
 use super::section;
-use crate::models::{Import, Model, Need, Unavailable, Work};
+use crate::models::{Import, Model, Need, RunPrediction, Unavailable, Work};
 use crate::readers::AnyImporter;
 use crate::report::Report;
-use crate::errors::FieldError;
+use crate::errors::{err, FieldError};
 use crate::scenario::Scenario;
 
 pub struct Stash;
@@ -137,7 +138,91 @@ impl Model for Stash {
         }]
     }
 
+    /// The all-reduce prediction (`predict.rs`) of the run's cluster when
+    /// it is one of Stash's configurations: machines of one type.
+    fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        Some(predict_run(s))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         evaluate(s).map(|e| build(s, &e))
     }
+}
+
+/// The run as a configuration of `m` machines of one type, predicted at
+/// the run's global batch with the section's achieved fraction (typed or
+/// calibrated), overlap and ring: compute plus the exposed all-reduce.
+fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
+    let set = section::settings(s);
+    let figs = figures(s, &set);
+    let Some(w) = figs.workload() else {
+        let needs = [
+            (figs.flop_per_sample.is_none(), "flop_per_sample", "the training FLOP per sample"),
+            (figs.layers.is_none(), "layers", "the layers L that carry gradients"),
+            (figs.gradient_bytes.is_none(), "gradient_bytes", "the gradient bytes G"),
+        ]
+        .into_iter()
+        .filter(|(lacks, _, _)| *lacks)
+        .map(|(_, field, what)| {
+            err(
+                format!("models.{}.{field}", section::ID),
+                format!("{what}: a layer table in the workload, or typed"),
+            )
+        })
+        .collect();
+        return Err(Unavailable::Missing { needs });
+    };
+    let groups = &s.hardware.cluster.workers;
+    let Some(first) = groups.first() else {
+        return Err(Unavailable::missing(
+            "hardware.cluster.workers",
+            "the cluster has no workers",
+        ));
+    };
+    if let Some(other) = groups.iter().find(|g| g.instance != first.instance) {
+        return Err(Unavailable::missing(
+            "hardware.cluster.workers",
+            format!(
+                "Stash predicts machines of one instance type; this cluster mixes {} and {}",
+                first.instance, other.instance
+            ),
+        ));
+    }
+    let Some(k) = s.hardware.catalog.iter().position(|i| i.name == first.instance) else {
+        return Err(Unavailable::missing(
+            "hardware.cluster.workers",
+            format!("'{}' is not in the instance catalog", first.instance),
+        ));
+    };
+    let at = format!("hardware.catalog[{k}]");
+    let machines: u32 = groups.iter().map(|g| g.count).sum();
+    let global: u64 = groups
+        .iter()
+        .map(|g| u64::from(g.count) * u64::from(g.batch_size))
+        .sum();
+    // Validation bounds it (4,096 workers × 10⁶ samples < 2³²).
+    let batch = u32::try_from(global).map_err(|_| {
+        Unavailable::missing("hardware.cluster.workers", "a global batch below 2³² samples")
+    })?;
+    let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
+    let c = candidate(&s.hardware.catalog[k], machines, &set, precision, pricing)
+        .map_err(|m| Unavailable::missing(&at, m))?;
+    let own = Setup {
+        batch: set.batch,
+        batch_per_gpu: set.batch_per_gpu,
+        overlap: set.overlap,
+        ring: set.ring,
+        epoch_samples: set.epoch_samples,
+        epochs: set.epochs,
+    };
+    let (a, _) = achieved(s, &set, &w, &own)?;
+    let run = Setup {
+        batch,
+        batch_per_gpu: false,
+        ..own
+    };
+    let p = predict(&c, &w, &run, a).map_err(|m| Unavailable::missing(&at, m))?;
+    Ok(RunPrediction::iteration(p.iteration_s).with_note(
+        "Stash's prediction (this product's all-reduce extension) has no parameter server, and leaves out the CPU-prep and disk stalls its measured runs show",
+    ))
 }

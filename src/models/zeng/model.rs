@@ -1,10 +1,11 @@
 //! Zeng et al. in the registry: what it reads, its section's checks, and
 //! its report.
 
-use super::eval::evaluate_validated;
+use super::eval::{evaluate_validated, network_figures, worker_inputs};
 use super::report::build;
 use super::section;
-use crate::models::{Model, Need, Unavailable, Work};
+use super::{simulate, Link};
+use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
@@ -117,27 +118,14 @@ impl Model for Zeng {
         }]
     }
 
+    /// The push queue's iteration time (Algorithm 1/2) on the run's
+    /// cluster, without the report's sweeps.
+    fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
+        Some(predict_run(s))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        let net = &s.workload.network;
-        if net.layers.is_empty() && net.given.is_none() {
-            return Err(Unavailable::missing(
-                "workload.network.layers",
-                "a layer table: add conv or fc rows, import one, or pick a network preset",
-            ));
-        }
-        if s.hardware.cluster.workers.is_empty() {
-            return Err(Unavailable::missing(
-                "hardware.cluster.workers",
-                "the cluster has no workers: add a worker group",
-            ));
-        }
-        let ps = &s.hardware.cluster.ps;
-        if ps.total_bandwidth(&s.hardware.catalog).is_none() {
-            return Err(Unavailable::missing(
-                "hardware.cluster.ps.link",
-                "the PS link: type its bandwidth, or pick a PS instance that has a network bandwidth",
-            ));
-        }
+        given(s)?;
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
         let r = build(s, &e);
         // Validation keeps every input where the arithmetic stays finite;
@@ -154,4 +142,44 @@ impl Model for Zeng {
         }
         Ok(r)
     }
+}
+
+/// The inputs Zeng cannot do without (a network, workers, a PS link),
+/// and the PS side's bandwidth [B/s].
+fn given(s: &Scenario) -> Result<f64, Unavailable> {
+    let net = &s.workload.network;
+    if net.layers.is_empty() && net.given.is_none() {
+        return Err(Unavailable::missing(
+            "workload.network.layers",
+            "a layer table: add conv or fc rows, import one, or pick a network preset",
+        ));
+    }
+    if s.hardware.cluster.workers.is_empty() {
+        return Err(Unavailable::missing(
+            "hardware.cluster.workers",
+            "the cluster has no workers: add a worker group",
+        ));
+    }
+    s.hardware
+        .cluster
+        .ps
+        .total_bandwidth(&s.hardware.catalog)
+        .ok_or_else(|| {
+            Unavailable::missing(
+                "hardware.cluster.ps.link",
+                "the PS link: type its bandwidth, or pick a PS instance that has a network bandwidth",
+            )
+        })
+}
+
+/// One push queue for the scenario's cluster: its iteration time.
+fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
+    let bandwidth = given(s)?;
+    let workers = worker_inputs(s).map_err(Unavailable::invalid)?;
+    let (_, net) = network_figures(s);
+    let link = Link {
+        bandwidth_bytes_per_s: bandwidth,
+        latency_s: s.hardware.cluster.ps.latency_s,
+    };
+    Ok(RunPrediction::iteration(simulate(&net, &workers, &link).iteration_s))
 }
