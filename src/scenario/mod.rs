@@ -9,6 +9,7 @@ pub mod codec;
 pub mod files;
 pub mod migrate;
 pub mod patch;
+pub mod section_json;
 pub mod validate;
 
 use serde::{Deserialize, Serialize};
@@ -48,8 +49,10 @@ pub struct Scenario {
     /// Inputs only one model reads, by model id. Each model reads and
     /// writes its own section (`section`, `set_section`); a section of a
     /// model this build does not know is kept as it is.
+    /// Shared (`Arc`): a section can hold a megabyte profile, and the
+    /// page clones and compares the scenario on every edit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub models: BTreeMap<String, serde_json::Value>,
+    pub models: BTreeMap<String, std::sync::Arc<serde_json::Value>>,
 }
 
 /// What is trained: the network (Zeng) and, for the planning models, a
@@ -214,7 +217,7 @@ impl Scenario {
     pub fn section<T: DeserializeOwned + Default>(&self, id: &str) -> Result<T, FieldError> {
         match self.models.get(id) {
             None => Ok(T::default()),
-            Some(v) => T::deserialize(v).map_err(|e| FieldError {
+            Some(v) => T::deserialize(v.as_ref()).map_err(|e| FieldError {
                 field: format!("models.{id}"),
                 message: format!("the {id} section does not read: {e}"),
             }),
@@ -224,7 +227,7 @@ impl Scenario {
     /// Replaces the section of model `id`.
     pub fn set_section<T: Serialize>(&mut self, id: &str, section: &T) {
         if let Ok(v) = serde_json::to_value(section) {
-            self.models.insert(id.to_string(), v);
+            self.models.insert(id.to_string(), std::sync::Arc::new(v));
         }
     }
 

@@ -77,6 +77,8 @@ struct Inner {
     /// The worker side on the page, once no worker could run: its
     /// presence means "evaluate on the main thread".
     inline_server: Option<Rc<RefCell<Server>>>,
+    /// Model sections already written as JSON (`SectionJson`).
+    sections: crate::scenario::section_json::SectionJson,
     handler: Handler,
     /// Keeps the message closure alive as long as its worker.
     _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
@@ -163,6 +165,7 @@ impl Runtime {
             done_waits: None,
             exports: Vec::new(),
             inline_server: None,
+            sections: Default::default(),
             handler: Rc::new(handler),
             _on_message: None,
             _on_error: None,
@@ -173,8 +176,10 @@ impl Runtime {
 
     /// Asks for `scenario` to be evaluated as request `id`.
     pub fn submit(&self, id: u64, scenario: &Scenario) {
-        let json: Rc<str> = serde_json::to_string(scenario).unwrap_or_default().into();
-        self.0.borrow_mut().queued = Some((id, json));
+        let mut inner = self.0.borrow_mut();
+        let json: Rc<str> = inner.sections.to_json(scenario).into();
+        inner.queued = Some((id, json));
+        drop(inner);
         self.replace_if_stale();
         self.pump();
     }

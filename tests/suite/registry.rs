@@ -131,7 +131,7 @@ fn every_model_states_its_work_within_budget_on_the_examples() {
     // seeds and workers): refused at its steps, with the limit, unrun.
     let text = read("public/examples/li-vgg16-10gbe.json").unwrap_or_default();
     let mut s = from_json(&text).unwrap_or_else(|e| panic!("{e}"));
-    if let Some(li) = s.models.get_mut("li") {
+    if let Some(li) = s.models.get_mut("li").map(std::sync::Arc::make_mut) {
         li["steps"] = 100_000.into();
         li["seeds"] = 20.into();
         li["max_workers"] = 64.into();

@@ -376,7 +376,7 @@ fn a_run_on_the_scenarios_cluster_is_predicted_as_the_report_says() {
     // Li et al.: one worker's simulated throughput, as an iteration of
     // its batch (a short run: the figure, not the speed, is checked).
     let mut s = own(include_str!("../../public/examples/li-vgg16-10gbe.json"));
-    if let Some(li) = s.models.get_mut("li") {
+    if let Some(li) = s.models.get_mut("li").map(std::sync::Arc::make_mut) {
         li["steps"] = 80.into();
         li["warmup"] = 10.into();
         li["max_workers"] = 1.into();
