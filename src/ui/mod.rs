@@ -5,6 +5,7 @@ mod address;
 mod catalog_panel;
 mod chart;
 mod cluster_panel;
+mod embed_height;
 mod evaluation;
 mod fields;
 mod files;
@@ -44,6 +45,10 @@ pub fn App() -> impl IntoView {
         }
     });
     let embed = embed_mode();
+    if embed != Embed::No {
+        // The host page may size its iframe to the content.
+        embed_height::report_height();
+    }
     if embed == Embed::Card {
         return view! { <views::Card /> }.into_any();
     }

@@ -44,6 +44,20 @@ const EXAMPLES: [(&str, &str); 7] = [
     ),
 ];
 
+/// The host page's listener for the embed views' height message
+/// (`embed_height.rs`): sizes the iframe that sent it. One line, so the
+/// snippet stays one pasteable block; docs/scenario.md shows it spread out.
+const HEIGHT_LISTENER: &str = "<script>addEventListener(\"message\",e=>{if(e.data&&e.data.type===\"ddnn-planner:height\"&&e.data.height>0)for(const f of document.querySelectorAll(\"iframe[data-ddnn-planner]\"))if(f.contentWindow===e.source)f.style.height=e.data.height+\"px\"})</script>";
+
+/// An iframe as wide as the host's column up to `max_width`, `height` px
+/// tall until the embed view says how tall its content is, and the
+/// listener that applies it.
+fn embed_snippet(url: &str, max_width: &str, height: u32) -> String {
+    format!(
+        "<iframe src=\"{url}\" title=\"ddnn-planner\" data-ddnn-planner style=\"width:100%;max-width:{max_width};height:{height}px;border:0\"></iframe>{HEIGHT_LISTENER}"
+    )
+}
+
 #[component]
 pub fn Toolbar() -> impl IntoView {
     let state = expect_state();
@@ -79,8 +93,8 @@ pub fn Toolbar() -> impl IntoView {
             };
             let text = match embed {
                 Embed::No => url,
-                Embed::Results => format!("<iframe src=\"{url}\" width=\"900\" height=\"900\" style=\"border:0\" title=\"ddnn-planner\"></iframe>"),
-                Embed::Card => format!("<iframe src=\"{url}\" width=\"100%\" height=\"480\" style=\"border:0;max-width:44rem\" title=\"ddnn-planner\"></iframe>"),
+                Embed::Results => embed_snippet(&url, "900px", 900),
+                Embed::Card => embed_snippet(&url, "44rem", 560),
             };
             link.set(Some(text.clone()));
             let clipboard = window().navigator().clipboard();

@@ -40,6 +40,7 @@ mod scenario_codec;
 mod spotdnn_fit;
 mod spotdnn_paper;
 mod spotdnn_properties;
+mod spotdnn_replan;
 mod spotdnn_scale;
 mod spotdnn_wasm_bench;
 mod stash_paper;

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use ddnn_planner::models::spotdnn::presets::table1_example;
-use ddnn_planner::models::spotdnn::report::{EXACT_ROW, PAPER_ROW, PLAN_COUNTS};
+use ddnn_planner::models::spotdnn::report::{EXACT_ROW, PAPER_ROW, PLAN_COUNTS, REPLAN_EXACT_ROW};
 use ddnn_planner::models::spotdnn::section::{Revocation, SpotDnnSettings, ID};
 use ddnn_planner::models::spotdnn::{convergence_of, SpotDnn};
 use ddnn_planner::models::{evaluate, Unavailable};
@@ -215,7 +215,7 @@ fn revocation_takes_over_without_the_revoked_type() {
     });
     s.set_section(ID, &set);
     let r = report(&s);
-    let after = plan(&r, "after the revocation");
+    let after = plan(&r, REPLAN_EXACT_ROW);
     assert!(!after.contains_key("g3.8xlarge"), "{after:?}");
     assert_eq!(after.get("g3.16xlarge"), Some(&3), "{after:?}");
     assert!(after.values().sum::<u32>() > 3, "{after:?}");

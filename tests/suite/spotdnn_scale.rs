@@ -49,7 +49,7 @@ fn proven(e: &SpotEvaluation) {
         assert!(plan.counts[k] <= t.quota.unwrap_or(u32::MAX), "{}", t.name);
     }
     if let Some(r) = &e.replan {
-        assert!(r.search.complete, "the replan stopped at its budget");
+        assert!(r.exact.complete, "the replan stopped at its budget");
     }
 }
 
@@ -68,7 +68,7 @@ fn the_current_catalog_at_quota_32_is_planned_and_proven() {
         .iter()
         .position(|t| t.name == r.revoked)
         .unwrap_or_else(|| panic!("revoked type"));
-    if let Some(b) = &r.search.best {
+    if let Some(b) = &r.exact.best {
         assert_eq!(b.counts[revoked], 0);
         assert!(b.counts.iter().zip(&r.survivors).all(|(c, s)| c >= s));
     }
@@ -168,7 +168,7 @@ fn twenty_five_copies_equal_brute_force_on_the_merged_types() {
     let replan = merged.replan(&e, r);
     let rb = brute_force(&replan);
     assert!(same(
-        r.search.best.as_ref().map(|c| c.run.cost),
+        r.exact.best.as_ref().map(|c| c.run.cost),
         rb.best.as_ref().map(|c| c.run.cost)
     ));
 }

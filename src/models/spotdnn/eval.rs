@@ -1,7 +1,8 @@
 //! spotDNN applied to a scenario: the instance types it can plan with, the
 //! given cluster's prediction, the plans (Algorithm 1 next to the exact
 //! optimiser) with the paper's comparisons, the cost-vs-time-goal
-//! frontier, and a takeover plan after a revocation.
+//! frontier, and the takeover after a revocation (Algorithm 1's next to
+//! the exact optimiser's, as the plans are).
 
 use crate::bounds::positive;
 use serde::Serialize;
@@ -106,8 +107,16 @@ pub struct Replan {
     pub at_s: f64,
     /// The cluster's run had nothing been revoked.
     pub before: Option<RunFigures>,
-    /// The survivors plus the cheapest takeover in the time left.
-    pub search: Search,
+    /// Algorithm 1's takeover (the paper's Fig. 9 replan): its windows on
+    /// the survivors' problem, `T_ohd` added (lines 11-13).
+    pub paper: Search,
+    /// The exact optimiser's takeover: the survivors plus the cheapest
+    /// addition in the time left (started from Algorithm 1's, so never
+    /// dearer).
+    pub exact: Search,
+    /// How much more Algorithm 1's takeover costs than the exact one
+    /// (0.074 = 7.4%).
+    pub gap: Option<f64>,
     /// Cost spent before the revocation [USD].
     pub spent: f64,
     pub time_left_s: f64,
@@ -537,10 +546,7 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
     let p = problem(e, loss_goal, time_goal);
     let paper = algorithm1(&p);
     let exact = exact_from(&p, &paper, |_| {});
-    let gap = match (&paper.best, &exact.best) {
-        (Some(a), Some(x)) if x.run.cost > 0.0 => Some(a.run.cost / x.run.cost - 1.0),
-        _ => None,
-    };
+    let gap = cost_gap(&paper, &exact);
     let comparisons = exact
         .best
         .as_ref()
@@ -559,6 +565,15 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
         exact,
         gap,
         comparisons,
+    }
+}
+
+/// How much more Algorithm 1's plan costs than the exact one, when both
+/// found one and the exact one costs something.
+fn cost_gap(paper: &Search, exact: &Search) -> Option<f64> {
+    match (&paper.best, &exact.best) {
+        (Some(a), Some(x)) if x.run.cost > 0.0 => Some(a.run.cost / x.run.cost - 1.0),
+        _ => None,
     }
 }
 
@@ -700,6 +715,8 @@ fn replan(
         available: avail,
         max_workers: worker_cap(&e.workload, e.settings.max_workers),
     };
+    let paper = algorithm1(&p);
+    let exact = exact_from(&p, &paper, |_| {});
     Ok(Some(Replan {
         revoked: r.instance.clone(),
         survivors,
@@ -707,6 +724,8 @@ fn replan(
         before: given.run,
         spent: r.at_s / 3600.0 * given.figures.price_per_hour,
         time_left_s: time_goal - r.at_s,
-        search: exact(&p, |_| {}),
+        gap: cost_gap(&paper, &exact),
+        paper,
+        exact,
     }))
 }
