@@ -1,4 +1,4 @@
-//! `ddnn-planner eval|models|url|decode|example`: the page in a terminal.
+//! `ddnn-planner eval|calibrate|models|url|decode|example`: the page in a terminal.
 //! It reads the files the page imports, combines them into the scenario
 //! document the page carries in its URL, and prints every model's report
 //! from the registry.
@@ -35,6 +35,10 @@ struct Cli {
 enum Command {
     /// Print every model's report for a scenario, as the page shows it.
     Eval(EvalArgs),
+    /// Fit each model's factors to the measured runs: print the factors
+    /// and the errors as published, calibrated and leave-one-out, and
+    /// write the calibrated scenario (`-o`).
+    Calibrate(CalibrateArgs),
     /// List the models and the inputs each one reads.
     Models,
     /// Li et al.'s simulation for a range of workers on every core, each W
@@ -91,6 +95,32 @@ struct EvalArgs {
     /// Only these models (repeatable); `ddnn-planner models` lists them.
     #[arg(long = "model", value_name = "ID")]
     models: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(clap::Args)]
+struct CalibrateArgs {
+    /// Scenario JSON file, or `-` for standard input.
+    scenario: String,
+    /// Measured runs (CSV or JSON, docs/scenario.md), replacing the
+    /// scenario's.
+    #[arg(long, value_name = "FILE")]
+    runs: Option<String>,
+    /// Only these models (repeatable; default: every model with factors).
+    #[arg(long = "model", value_name = "ID")]
+    models: Vec<String>,
+    /// Only these factors (repeatable, e.g. `link`); the others stay as
+    /// published.
+    #[arg(long = "factor", value_name = "NAME")]
+    factors: Vec<String>,
+    /// Starts of each fit: the published values and seeded random points.
+    #[arg(long, value_name = "N", default_value_t = crate::calibration::fit::DEFAULT_STARTS)]
+    starts: usize,
+    /// Write the calibrated scenario here (`-`: standard output, the
+    /// report then goes to standard error).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
 }
@@ -435,6 +465,62 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
     Ok((out, invalid))
 }
 
+/// `ddnn-planner calibrate`: the report (stdout, or stderr with `-o -`),
+/// the calibrated scenario to `-o`; whether a model could not be fitted.
+fn calibrate(a: &CalibrateArgs) -> Result<(String, bool), CliError> {
+    use crate::calibration::{self, FitOptions};
+    let mut s = read_scenario(&a.scenario)?;
+    if let Some(p) = &a.runs {
+        let read = apply_runs(&mut s, &read_text(p)?).map_err(|e| e.in_file(p))?;
+        eprintln!("imported {p}: {read}");
+    }
+    let models: Vec<&'static dyn Model> = if a.models.is_empty() {
+        MODELS
+            .iter()
+            .copied()
+            .filter(|m| !m.factors(&s).is_empty())
+            .collect()
+    } else {
+        wanted_in_order(&selected(&a.models)?)
+    };
+    let opts = FitOptions {
+        only: a.factors.clone(),
+        starts: a.starts.clamp(1, 64),
+        ..FitOptions::default()
+    };
+    let results = calibration::calibrate(&s, &models, &opts);
+    let failed = results.iter().any(|(_, r)| r.is_err());
+    let report = calibration::report::build(&results, &s.display_title());
+    let text = match a.format {
+        Format::Json => {
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::Output(e.to_string()))?
+        }
+        Format::Csv => csv(std::slice::from_ref(&report)),
+        Format::Table => text::table(&report),
+    };
+    for (m, r) in &results {
+        if let Err(e) = r {
+            eprintln!("error: {}: not calibrated: {e}", m.name());
+        }
+    }
+    let out = calibration::fit::with_factors(&s, &results);
+    match a.output.as_deref() {
+        Some("-") => {
+            eprintln!("{text}");
+            Ok((out.to_json(), failed))
+        }
+        Some(path) => {
+            std::fs::write(path, out.to_json() + "\n").map_err(|source| CliError::Io {
+                path: path.to_string(),
+                source,
+            })?;
+            eprintln!("wrote the calibrated scenario to {path}");
+            Ok((text, failed))
+        }
+        None => Ok((text, failed)),
+    }
+}
+
 /// "8" or "2-10" as an inclusive range of worker counts.
 fn worker_range(text: &str) -> Result<(u32, u32), CliError> {
     let bad = || {
@@ -573,6 +659,7 @@ fn models_list() -> String {
 fn run(cli: Cli) -> Result<(String, bool), CliError> {
     match cli.command {
         Command::Eval(a) => eval(&a),
+        Command::Calibrate(a) => calibrate(&a),
         Command::Models => Ok((models_list(), false)),
         Command::Simulate(a) => simulate(&a).map(|()| (String::new(), false)),
         Command::Url { scenario, base } => {

@@ -5,6 +5,7 @@
 //! it is compiled and tested natively and, unchanged, in the browser.
 
 pub mod bounds;
+pub mod calibration;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod errors;

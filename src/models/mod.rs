@@ -116,6 +116,14 @@ pub trait Model: Sync {
     fn predict_run(&self, _s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
         None
     }
+    /// The factors it can be calibrated by on `s` (`crate::calibration`),
+    /// in the order they are fitted; none: as published only. A model
+    /// with factors reads their values from `s.calibration` wherever it
+    /// computes, and checks them in `validate`
+    /// (`calibration::validate`).
+    fn factors(&self, _s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        Vec::new()
+    }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.
     fn assumes(&self) -> &'static str {

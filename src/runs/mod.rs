@@ -194,6 +194,9 @@ pub fn run_scenario(s: &Scenario, run: &Run) -> Scenario {
         hardware: s.hardware.clone(),
         goals: s.goals.clone(),
         runs: Vec::new(),
+        // The factors travel with the run: a model predicts it as
+        // calibrated (`crate::calibration`).
+        calibration: s.calibration.clone(),
         models: s.models.clone(),
     };
     set_run_cluster(&mut out, &s.hardware.cluster.ps, run);

@@ -46,6 +46,14 @@ pub struct Scenario {
     /// absent when empty, so older documents keep their bytes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<Run>,
+    /// Factors fitted to the runs, per model id (`crate::calibration`);
+    /// absent when empty ("as published"), so older documents keep
+    /// their bytes.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::calibration::Calibration::is_empty"
+    )]
+    pub calibration: crate::calibration::Calibration,
     /// Inputs only one model reads, by model id. Each model reads and
     /// writes its own section (`section`, `set_section`); a section of a
     /// model this build does not know is kept as it is.
@@ -151,6 +159,7 @@ impl Scenario {
             },
             goals: Goals::default(),
             runs: Vec::new(),
+            calibration: Default::default(),
             models: BTreeMap::new(),
         }
     }

@@ -214,6 +214,7 @@ prop_compose! {
             },
             goals: Goals { time_s: goals.0, loss: goals.1, budget_usd: goals.2 },
             runs: Vec::new(),
+            calibration: Default::default(),
             models: BTreeMap::new(),
         };
         s.set_section("zeng", &ZengSettings { flops_per_weight, sweep_max_workers: sweep, epoch_samples: epoch });

@@ -6,6 +6,8 @@
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod calibrate_cli;
+mod calibrate_zeng;
 mod chart_tables;
 mod cli;
 mod current_catalog;

@@ -110,6 +110,7 @@ fn tiny() -> Scenario {
             run("two fast", vec![group("fast", 2, 10)], None, Some(80.0)),
             run("no rate", vec![group("mystery", 1, 10)], Some(1.0), None),
         ],
+        calibration: Default::default(),
         models: BTreeMap::new(),
     }
 }

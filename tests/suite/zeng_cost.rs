@@ -83,6 +83,7 @@ fn small() -> Scenario {
         },
         goals: Goals::default(),
         runs: Vec::new(),
+        calibration: Default::default(),
         models: BTreeMap::new(),
     }
 }

@@ -190,6 +190,7 @@ pub fn table1_example() -> Scenario {
             budget_usd: None,
         },
         runs: Vec::new(),
+        calibration: Default::default(),
         models: Default::default(),
     };
     s.set_section(super::section::ID, &resnet110());

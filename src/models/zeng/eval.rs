@@ -31,6 +31,8 @@ pub struct SweepPoint {
     /// Worker count or bandwidth (bytes/s), per the sweep.
     pub x: f64,
     pub iteration_s: f64,
+    /// Throughput over one worker of the cluster's fastest device alone
+    /// (`speedup_baseline`): the same baseline for every sweep.
     pub speedup: f64,
     pub communication_bound: bool,
     /// `(n_workers × price + PS price) × t_iter × 1000 / 3600`, USD, when
@@ -52,7 +54,8 @@ pub struct ZengEvaluation {
     pub pushes: Option<u32>,
     pub transfer_bytes: f64,
     pub pull_bytes: f64,
-    /// The PS link this evaluation used, bytes/s.
+    /// The PS link as given, bytes/s (the calibrated fraction `link` of
+    /// `calibration.zeng` applies on top).
     pub bandwidth_bytes_per_s: f64,
     pub groups: Vec<GroupFigures>,
     pub queue: QueueResult,
@@ -198,7 +201,17 @@ pub fn network_figures(s: &Scenario) -> (NetworkSummary, NetworkFigures) {
     (summary, figures)
 }
 
+/// The group's processor at its calibrated rate (`factors`).
 fn processor_of(s: &Scenario, g: &WorkerGroup, i: usize) -> Result<Processor, FieldError> {
+    let p = processor_as_published(s, g, i)?;
+    Ok(super::factors::applied(s).processor(&g.instance, p))
+}
+
+fn processor_as_published(
+    s: &Scenario,
+    g: &WorkerGroup,
+    i: usize,
+) -> Result<Processor, FieldError> {
     let field = format!("hardware.cluster.workers[{i}]");
     let inst = s.instance(&g.instance).ok_or_else(|| FieldError {
         field: field.clone(),
@@ -269,16 +282,40 @@ pub fn worker_inputs(s: &Scenario) -> Result<Vec<WorkerInput>, Vec<FieldError>> 
     }
 }
 
-fn point(x: f64, net: &NetworkFigures, workers: &[WorkerInput], link: &Link) -> SweepPoint {
+/// A sweep's point; its speedup is over `baseline` [samples/s], one
+/// baseline for every sweep (`speedup_baseline`), so lines compare.
+fn point(
+    x: f64,
+    net: &NetworkFigures,
+    workers: &[WorkerInput],
+    link: &Link,
+    baseline: f64,
+) -> SweepPoint {
     let q = simulate(net, workers, link);
     let r = regime(&q, workers);
+    let samples_per_s = throughput(&q).samples_per_s;
     SweepPoint {
         x,
         iteration_s: q.iteration_s,
-        speedup: throughput(&q).speedup,
+        speedup: if baseline > 0.0 {
+            samples_per_s / baseline
+        } else {
+            0.0
+        },
         communication_bound: r.communication_bound,
         cost_per_1000_usd: None,
     }
+}
+
+/// The speedup charts' one baseline [samples/s]: one worker of the
+/// cluster's fastest device (most samples/s alone, Eq. 28/33 with its
+/// batch), as the headline speedup has it; 0 without one.
+pub fn speedup_baseline(q: &QueueResult) -> f64 {
+    q.workers
+        .iter()
+        .filter(|w| w.standalone_s > 0.0)
+        .map(|w| f64::from(w.batch_size) / w.standalone_s)
+        .fold(0.0, f64::max)
 }
 
 /// Log-spaced PS bandwidths from 0.1 to 100 Gb/s (ten per decade), in
@@ -346,9 +383,11 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
             message: "the Zeng model needs the PS link: type its bandwidth, or pick a PS instance that has a network bandwidth".into(),
         }]);
     };
+    // Calibrated (`factors`): the effective bandwidth and start-up time.
+    let applied = super::factors::applied(s);
     let link = Link {
-        bandwidth_bytes_per_s: bandwidth,
-        latency_s: ps.latency_s,
+        bandwidth_bytes_per_s: bandwidth * applied.link,
+        latency_s: ps.latency_s + applied.latency_s,
     };
 
     let groups = s
@@ -389,6 +428,8 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
     };
 
     let max_n = settings.sweep_max_workers as usize;
+    // Every sweep's speedup over the same worker, so the lines compare.
+    let baseline = speedup_baseline(&queue);
     let mut worker_sweeps = Vec::new();
     // One line per device and batch (and price: two catalog entries of
     // one processor at different prices cost differently).
@@ -407,7 +448,10 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
                     .as_ref()
                     .zip(price)
                     .map(|((_, ps), p)| n as f64 * p + ps);
-                with_cost(point(n as f64, &net, &vec![w.clone(); n], &link), usd)
+                with_cost(
+                    point(n as f64, &net, &vec![w.clone(); n], &link, baseline),
+                    usd,
+                )
             })
             .collect();
         worker_sweeps.push(Sweep {
@@ -422,7 +466,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
                 let usd = priced
                     .as_ref()
                     .map(|(p, ps)| p.iter().cycle().take(n).sum::<f64>() + ps);
-                with_cost(point(n as f64, &net, &mix, &link), usd)
+                with_cost(point(n as f64, &net, &mix, &link, baseline), usd)
             })
             .collect();
         worker_sweeps.push(Sweep {
@@ -440,9 +484,10 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
                     &net,
                     &workers,
                     &Link {
-                        bandwidth_bytes_per_s: b,
+                        bandwidth_bytes_per_s: b * applied.link,
                         ..link
                     },
+                    baseline,
                 )
             })
             .collect(),
@@ -487,7 +532,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         pushes: net.pushes,
         transfer_bytes: net.transfer_bytes,
         pull_bytes: net.pull_bytes,
-        bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
+        bandwidth_bytes_per_s: bandwidth,
         groups,
         queue,
         regime,

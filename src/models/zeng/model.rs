@@ -3,7 +3,7 @@
 
 use super::eval::{evaluate_validated, network_figures, worker_inputs};
 use super::report::build;
-use super::section;
+use super::{factors, section};
 use super::{simulate, Link};
 use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
@@ -92,7 +92,13 @@ impl Model for Zeng {
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        section::validate(s)
+        let mut errs = section::validate(s);
+        errs.extend(crate::calibration::validate(s, section::ID, &factors::specs(s)));
+        errs
+    }
+
+    fn factors(&self, s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        factors::specs(s)
     }
 
     /// Worker positions the push queue orders: the cluster at every
@@ -127,7 +133,10 @@ impl Model for Zeng {
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         given(s)?;
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
-        let r = build(s, &e);
+        let mut r = build(s, &e);
+        if let Some(note) = calibrated_note(s) {
+            r.notes.push(note);
+        }
         // Validation keeps every input where the arithmetic stays finite;
         // should a number still overflow, say so rather than show "inf s".
         if let Some(at) = r.non_finite() {
@@ -177,9 +186,21 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
     let bandwidth = given(s)?;
     let workers = worker_inputs(s).map_err(Unavailable::invalid)?;
     let (_, net) = network_figures(s);
+    let f = factors::applied(s);
     let link = Link {
-        bandwidth_bytes_per_s: bandwidth,
-        latency_s: s.hardware.cluster.ps.latency_s,
+        bandwidth_bytes_per_s: bandwidth * f.link,
+        latency_s: s.hardware.cluster.ps.latency_s + f.latency_s,
     };
     Ok(RunPrediction::iteration(simulate(&net, &workers, &link).iteration_s))
+}
+
+/// "Calibrated: …" when the scenario has Zeng factors, so a figure is
+/// never taken for the paper's own.
+fn calibrated_note(s: &Scenario) -> Option<crate::report::Note> {
+    let stored = s.calibration.of(section::ID)?;
+    let list: Vec<String> = stored.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
+    Some(crate::report::Note::info(format!(
+        "Calibrated on measured runs (calibration.zeng: {}): every figure, the timeline and the charts use these factors; without them the model is as published.",
+        list.join(", ")
+    )).at("calibration.zeng"))
 }

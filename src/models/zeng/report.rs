@@ -2,7 +2,7 @@
 //! with its unit, the per-worker queue, the timeline and the scaling charts.
 //! Values stay in SI units; each `Unit` says how they are shown.
 
-use super::eval::{Sweep, SweepPoint, ZengEvaluation};
+use super::eval::{speedup_baseline, Sweep, SweepPoint, ZengEvaluation};
 use super::SegmentKind;
 use crate::hardware::Pricing;
 use crate::report::{
@@ -33,13 +33,7 @@ pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
             Axis::new("iteration time", Unit::Seconds).from_zero(),
             |p| p.iteration_s,
         ),
-        workers_chart(
-            e,
-            "workers-speedup",
-            "Speedup vs workers, over the fastest worker alone",
-            Axis::new("speedup", Unit::Times).from_zero(),
-            |p| p.speedup,
-        ),
+        speedup_chart(e),
     ];
     if e.cost.is_some() {
         charts.push(workers_chart(
@@ -89,7 +83,10 @@ fn headline(e: &ZengEvaluation) -> Vec<Figure> {
         .source("Σ bs / T"),
         Figure::new(
             "speedup",
-            "speedup vs fastest worker alone",
+            match baseline_device(e) {
+                Some((name, bs, _)) => format!("speedup over one {name} (bs {bs}) alone"),
+                None => "speedup over the fastest worker alone".to_string(),
+            },
             Value::num(e.throughput.speedup, Unit::Times),
         )
         .source("Eq. 28/33"),
@@ -278,6 +275,7 @@ fn figures(e: &ZengEvaluation) -> Vec<Figure> {
 fn notes(e: &ZengEvaluation) -> Vec<Note> {
     let mut notes = vec![Note::info(regime_note(e)), Note::info(TIMELINE_HINT)];
     notes.extend(cost_notes(e));
+    notes.extend(coincident_note(e));
     notes
 }
 
@@ -496,6 +494,102 @@ fn regime_hover(p: &SweepPoint) -> &'static str {
     }
 }
 
+/// The speedup charts' baseline: one worker of the cluster's fastest
+/// device (most samples/s alone, Eq. 28/33), as ("Quadro RTX 4000", 32),
+/// with its samples/s; `None` without a worker that computes.
+fn baseline_device(e: &ZengEvaluation) -> Option<(String, u32, f64)> {
+    let base = speedup_baseline(&e.queue);
+    let w = e
+        .queue
+        .workers
+        .iter()
+        .filter(|w| w.standalone_s > 0.0)
+        .find(|w| f64::from(w.batch_size) / w.standalone_s == base)?;
+    let name = w.name.split(" #").next().unwrap_or(&w.name);
+    Some((name.to_string(), w.batch_size, base))
+}
+
+/// Throughput against the worker count, every line over the same worker:
+/// one of the cluster's fastest device alone (named in the axis and the
+/// title), so a slower device's line never plots above a faster one's.
+fn speedup_chart(e: &ZengEvaluation) -> Chart {
+    let (title, axis) = match baseline_device(e) {
+        Some((name, bs, base)) => (
+            format!(
+                "Speedup vs workers: every line over one {name} (bs {bs}) alone, {}",
+                Unit::SamplesPerS.display(base)
+            ),
+            format!("speedup over 1 {name}"),
+        ),
+        None => (
+            "Speedup vs workers".to_string(),
+            "speedup".to_string(),
+        ),
+    };
+    workers_chart(
+        e,
+        "workers-speedup",
+        &title,
+        Axis::new(axis, Unit::Times).from_zero(),
+        |p| p.speedup,
+    )
+}
+
+/// Relative difference below which two lines are drawn on top of each
+/// other at a chart's size (340 px: 1% is about 3 px).
+const COINCIDE: f64 = 0.01;
+
+/// Pairs of shown worker-sweep lines whose speedups agree within
+/// `COINCIDE` at every worker count (one would hide the other).
+fn coincident_lines(e: &ZengEvaluation) -> Vec<(String, String)> {
+    let lines = shown_sweeps(e);
+    let same = |a: &Sweep, b: &Sweep| {
+        a.points.len() == b.points.len()
+            && a.points.iter().zip(&b.points).all(|(p, q)| {
+                let m = p.speedup.abs().max(q.speedup.abs());
+                m == 0.0 || (p.speedup - q.speedup).abs() <= COINCIDE * m
+            })
+    };
+    let mut out = Vec::new();
+    for (i, a) in lines.iter().enumerate() {
+        for b in &lines[i + 1..] {
+            if same(a, b) {
+                out.push((a.label.clone(), b.label.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Says which lines of the worker charts lie on top of each other.
+fn coincident_note(e: &ZengEvaluation) -> Option<Note> {
+    let pairs = coincident_lines(e);
+    if pairs.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("“{a}” and “{b}”"))
+        .collect();
+    Some(Note::info(format!(
+        "on the charts against the number of workers, {} coincide within {}% at every worker count: the later line is drawn over the earlier one (hover a point for each line's value)",
+        list.join(", "),
+        fmt_sig(COINCIDE * 100.0)
+    )))
+}
+
+/// The worker sweeps the charts draw: at most `SWEEP_MAX_LINES` devices
+/// (in cluster order), and the cluster's own mix, which comes last.
+fn shown_sweeps(e: &ZengEvaluation) -> Vec<&Sweep> {
+    let n = e.worker_sweeps.len();
+    let mix = usize::from(n > 1);
+    let devices = n - mix;
+    e.worker_sweeps[..devices.min(SWEEP_MAX_LINES)]
+        .iter()
+        .chain(&e.worker_sweeps[devices..])
+        .collect()
+}
+
 /// One sweep metric against the worker count, the current size marked.
 fn workers_chart(
     e: &ZengEvaluation,
@@ -509,18 +603,17 @@ fn workers_chart(
     let n = e.worker_sweeps.len();
     let mix = usize::from(n > 1);
     let devices = n - mix;
-    let shown: Vec<&Sweep> = e.worker_sweeps[..devices.min(SWEEP_MAX_LINES)]
-        .iter()
-        .chain(&e.worker_sweeps[devices..])
-        .collect();
+    let shown = shown_sweeps(e);
     let title = if devices > SWEEP_MAX_LINES {
         format!("{title} — the first {SWEEP_MAX_LINES} of {devices} devices")
     } else {
         title.to_string()
     };
+    let last = shown.len();
     let series = shown
         .into_iter()
-        .map(|sw| {
+        .enumerate()
+        .map(|(i, sw)| {
             let hover = sw
                 .points
                 .iter()
@@ -534,9 +627,16 @@ fn workers_chart(
                     )
                 })
                 .collect();
+            // The mix, drawn last, is a plain line: a device line under it
+            // keeps its markers in sight.
+            let style = if mix == 1 && i + 1 == last {
+                Style::Line
+            } else {
+                Style::LinePoints
+            };
             Series::xy(
                 sw.label.clone(),
-                Style::LinePoints,
+                style,
                 sw.points.iter().map(|p| p.x).collect(),
                 sw.points.iter().map(metric).collect(),
             )
@@ -735,9 +835,14 @@ mod tests {
             .unwrap_or_else(|| panic!("no speedup chart"));
         assert!(sp.y.from_zero);
         assert_eq!(sp.y.unit, Unit::Times);
-        // Short enough for a 340 px chart; the baseline is in the title.
-        assert_eq!(sp.y.title(), "speedup [×]");
-        assert!(sp.title.contains("fastest worker alone"), "{}", sp.title);
+        // One baseline for every line, named in the axis and the title:
+        // one worker of the cluster's fastest device alone.
+        assert_eq!(sp.y.title(), "speedup over 1 Quadro RTX 4000 [×]");
+        assert!(
+            sp.title.contains("every line over one Quadro RTX 4000 (bs 32) alone"),
+            "{}",
+            sp.title
+        );
         assert_eq!(sp.series.len(), e.worker_sweeps.len());
 
         let bw = r
@@ -749,6 +854,102 @@ mod tests {
             x: e.bandwidth_bytes_per_s,
             label: "this link".into()
         }));
+    }
+
+    /// The speedup chart's lines as plotted: (name, y per worker count).
+    fn speedup_lines(r: &Report) -> Vec<(String, Vec<f64>)> {
+        let sp = r
+            .chart("workers-speedup")
+            .unwrap_or_else(|| panic!("no speedup chart"));
+        sp.series
+            .iter()
+            .map(|s| match &s.data {
+                SeriesData::Xy { y, .. } => (s.name.clone(), y.clone()),
+                SeriesData::Segments { .. } => panic!("speedup has segments"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_slower_cluster_never_plots_above_a_faster_one() {
+        // Issue 33 item 5: each line was over its own device alone, so
+        // "GTX 1060 only" plotted above the Quadro RTX 4000's line although
+        // that cluster is slower. Over one baseline, at every worker count:
+        // n GTX 1060 ≤ the mix ≤ n RTX 4000 (same batch; under BSP a
+        // slower worker never shortens the iteration), at the example's
+        // 1 GbE (communication-bound) and at 100 Gb/s (compute-bound).
+        let mut fast_link = Scenario::example();
+        fast_link.hardware.cluster.ps.link_bytes_per_s = Some(100e9 / 8.0);
+        for s in [Scenario::example(), fast_link] {
+            let e = evaluate_zeng(&s).unwrap_or_else(|e| panic!("{e:?}"));
+            let r = build(&s, &e);
+            let lines = speedup_lines(&r);
+            let line = |prefix: &str| {
+                lines
+                    .iter()
+                    .find(|(n, _)| n.starts_with(prefix))
+                    .map(|(_, y)| y.clone())
+                    .unwrap_or_else(|| panic!("no line {prefix}: {lines:?}"))
+            };
+            let (rtx, gtx, mix) = (
+                line("Quadro RTX 4000 only"),
+                line("GeForce GTX 1060 6GB only"),
+                line("this cluster's mix"),
+            );
+            assert_eq!(rtx.len(), gtx.len());
+            assert_eq!(rtx.len(), mix.len());
+            let tol = 1e-12;
+            for n in 0..rtx.len() {
+                assert!(gtx[n] <= rtx[n] * (1.0 + tol), "{n} workers: GTX {} > RTX {}", gtx[n], rtx[n]);
+                assert!(mix[n] <= rtx[n] * (1.0 + tol), "{n} workers: mix {} > RTX {}", mix[n], rtx[n]);
+                assert!(gtx[n] <= mix[n] * (1.0 + tol), "{n} workers: GTX {} > mix {}", gtx[n], mix[n]);
+            }
+            // The baseline: one RTX 4000 alone (Eq. 33), bs / its time.
+            let rtx_alone = e
+                .queue
+                .workers
+                .iter()
+                .filter(|w| w.name.starts_with("Quadro RTX 4000"))
+                .map(|w| f64::from(w.batch_size) / w.standalone_s)
+                .fold(0.0, f64::max);
+            let first = e
+                .worker_sweeps
+                .iter()
+                .find(|sw| sw.label.starts_with("GeForce GTX 1060 6GB only"))
+                .and_then(|sw| sw.points.first())
+                .unwrap_or_else(|| panic!("no GTX sweep"));
+            // One GTX 1060 at one worker: its throughput over the RTX's.
+            let want = 32.0 / first.iteration_s / rtx_alone;
+            assert!((first.speedup / want - 1.0).abs() < 1e-12, "{} vs {want}", first.speedup);
+            // The cluster's own point on the mix line is the headline.
+            let n = e.queue.workers.len();
+            assert!((mix[n - 1] / e.throughput.speedup - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn coinciding_lines_are_told_apart() {
+        // Over one baseline, lines can coincide (at 1 GbE the link sets
+        // the iteration for every device): the mix is drawn last as a plain
+        // line, so a device line under it keeps its markers, and a note
+        // names the pairs that coincide.
+        let (e, r) = example();
+        let sp = r
+            .chart("workers-speedup")
+            .unwrap_or_else(|| panic!("no speedup chart"));
+        let last = sp.series.last().unwrap_or_else(|| panic!("no series"));
+        assert!(last.name.starts_with("this cluster's mix"), "{}", last.name);
+        assert_eq!(last.style, Style::Line);
+        assert!(sp.series[..sp.series.len() - 1]
+            .iter()
+            .all(|s| s.style == Style::LinePoints));
+        let pairs = coincident_lines(&e);
+        let note = r.notes.iter().find(|n| n.text.contains("coincide"));
+        assert_eq!(note.is_some(), !pairs.is_empty(), "{pairs:?}");
+        for (a, b) in &pairs {
+            let text = &note.unwrap_or_else(|| panic!("no note")).text;
+            assert!(text.contains(a.as_str()) && text.contains(b.as_str()), "{text}");
+        }
     }
 
     #[test]

@@ -1,0 +1,701 @@
+//! One model's calibration: which factors the runs can determine, the
+//! bounded least-squares fit from several starts, and leave-one-out.
+//!
+//! 1. The runs the model predicts as published (`runs::compare`); at
+//!    least `MIN_RUNS`, and no two of one cluster more than
+//!    `CONTRADICTION` apart.
+//! 2. Identifiability, from the Jacobian of the log-ratio residuals at the
+//!    published values and at `starts − 1` seeded random points of the
+//!    factors' box: a factor no run's prediction changes with at any of
+//!    them is "cannot be fitted" (a slower device's rate in a push queue
+//!    bound by communication); the others are taken in the model's order
+//!    while each adds a direction the ones before it do not span (at one
+//!    start at least), which also caps them at the number of runs.
+//! 3. Levenberg–Marquardt (`lm.rs`) from every start; the lowest cost
+//!    wins (the published start first among equals). A factor that no
+//!    run's prediction changes with at the winner is put back to its
+//!    published value and the rest refitted (the fit wandered where it is
+//!    hidden).
+//! 4. Leave-one-out: each run predicted by the whole procedure fitted on
+//!    the others.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::lm::{self, minimise};
+use super::{CalibrationError, FactorKind, FactorSpec};
+use crate::models::Model;
+use crate::runs::compare::{compare, median, Outcome};
+use crate::runs::{run_scenario, Measure};
+use crate::scenario::Scenario;
+
+/// Fewest runs a model must predict to be calibrated.
+pub const MIN_RUNS: usize = 2;
+/// Starts of the fit: the published values and seeded random points.
+pub const DEFAULT_STARTS: usize = 8;
+/// Two runs of one cluster whose iteration times differ by more than
+/// this ratio contradict each other (repeats within it are averaged).
+pub const CONTRADICTION: f64 = 1.25;
+/// A factor is separable when the part of its Jacobian column that the
+/// factors before it cannot produce is at least this fraction of it:
+/// below, the runs tell it apart only through noise.
+const SEPARABLE: f64 = 0.05;
+/// A column this small (change of `ln T` over the factor's whole box) is
+/// taken as zero: the runs do not show the factor.
+const ZERO: f64 = 1e-9;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitOptions {
+    /// Only these factors are fitted (empty: every factor); the others
+    /// stay as published.
+    pub only: Vec<String>,
+    /// Starts of the fit (at least 1: the published values).
+    pub starts: usize,
+    /// Seed of the random starts (the same seed, the same fit everywhere).
+    pub seed: u64,
+    /// Also refit without each run in turn.
+    pub leave_one_out: bool,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            only: Vec::new(),
+            starts: DEFAULT_STARTS,
+            seed: 35,
+            leave_one_out: true,
+        }
+    }
+}
+
+/// What became of one factor.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Status {
+    /// Fitted inside its bounds.
+    Fitted,
+    /// Fitted, at its lower bound: the runs ask for less.
+    AtLower,
+    /// Fitted, at its upper bound: the runs ask for more.
+    AtUpper,
+    /// Left as published: the runs cannot determine it.
+    NotFitted { why: String },
+    /// Left as published: not asked for (`FitOptions::only`).
+    Held,
+}
+
+impl Status {
+    /// Its value was fitted (possibly at a bound).
+    pub fn fitted(&self) -> bool {
+        matches!(self, Status::Fitted | Status::AtLower | Status::AtUpper)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FactorFit {
+    pub spec: FactorSpec,
+    /// Its calibrated value (the published one unless fitted).
+    pub value: f64,
+    pub status: Status,
+}
+
+/// One run: measured, and the model's prediction as published,
+/// calibrated on every run, and calibrated on the others only.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunFit {
+    pub label: String,
+    pub measure: Measure,
+    pub measured: f64,
+    pub published: Option<f64>,
+    pub calibrated: Option<f64>,
+    pub loo: Option<f64>,
+    /// Why the model does not predict it (as published).
+    pub why_not: Option<String>,
+}
+
+/// `(predicted − measured) / measured`, when predicted.
+fn error(p: Option<f64>, measured: f64) -> Option<f64> {
+    p.map(|p| (p - measured) / measured)
+}
+
+impl RunFit {
+    pub fn published_error(&self) -> Option<f64> {
+        error(self.published, self.measured)
+    }
+    pub fn calibrated_error(&self) -> Option<f64> {
+        error(self.calibrated, self.measured)
+    }
+    pub fn loo_error(&self) -> Option<f64> {
+        error(self.loo, self.measured)
+    }
+}
+
+/// Median and worst absolute error over the runs that have one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ErrorStats {
+    pub runs: usize,
+    pub median_abs: Option<f64>,
+    pub worst_abs: Option<f64>,
+}
+
+impl ErrorStats {
+    pub fn of(errors: impl Iterator<Item = Option<f64>>) -> Self {
+        let abs: Vec<f64> = errors.flatten().map(f64::abs).collect();
+        ErrorStats {
+            runs: abs.len(),
+            median_abs: median(&abs),
+            worst_abs: abs.iter().copied().reduce(f64::max),
+        }
+    }
+}
+
+/// One model calibrated on the scenario's runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelCalibration {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub factors: Vec<FactorFit>,
+    pub runs: Vec<RunFit>,
+    pub published: ErrorStats,
+    pub calibrated: ErrorStats,
+    pub loo: ErrorStats,
+    /// Why leave-one-out has no figure for some or all runs.
+    pub loo_note: Option<String>,
+    /// Starts the fit took.
+    pub starts: usize,
+}
+
+impl ModelCalibration {
+    /// The fitted factors, as the scenario stores them (none fitted: as
+    /// published).
+    pub fn values(&self) -> BTreeMap<String, f64> {
+        self.factors
+            .iter()
+            .filter(|f| f.status.fitted())
+            .map(|f| (f.spec.name.clone(), f.value))
+            .collect()
+    }
+}
+
+/// Every model in `models` calibrated on `s`'s runs, in the order given.
+pub fn calibrate(
+    s: &Scenario,
+    models: &[&'static dyn Model],
+    opts: &FitOptions,
+) -> Vec<(
+    &'static dyn Model,
+    Result<ModelCalibration, CalibrationError>,
+)> {
+    models
+        .iter()
+        .map(|&m| (m, calibrate_model(s, m, opts)))
+        .collect()
+}
+
+/// `s` with each fitted model's factors stored (a failed model keeps what
+/// it had).
+pub fn with_factors(
+    s: &Scenario,
+    results: &[(
+        &'static dyn Model,
+        Result<ModelCalibration, CalibrationError>,
+    )],
+) -> Scenario {
+    let mut out = s.clone();
+    for (m, r) in results {
+        if let Ok(c) = r {
+            out.calibration.set(m.id(), c.values());
+        }
+    }
+    out
+}
+
+/// The runs the model predicts, each in its own scenario, with what was
+/// measured: `(measure, value, global batch)`.
+struct Data<'a> {
+    model: &'a dyn Model,
+    scenarios: Vec<Scenario>,
+    measured: Vec<(Measure, f64, f64)>,
+}
+
+impl Data<'_> {
+    /// Run `i`'s prediction with the factors `x` (in `specs` order).
+    fn predict(&mut self, specs: &[FactorSpec], x: &[f64], i: usize) -> Option<f64> {
+        let values: BTreeMap<String, f64> = specs
+            .iter()
+            .zip(x)
+            .filter(|(f, v)| **v != f.published)
+            .map(|(f, v)| (f.name.clone(), *v))
+            .collect();
+        let s = self.scenarios.get_mut(i)?;
+        s.calibration.set(self.model.id(), values);
+        let (measure, _, global_batch) = *self.measured.get(i)?;
+        match self.model.predict_run(s)? {
+            Ok(p) => p.in_measure(measure, global_batch),
+            Err(_) => None,
+        }
+    }
+
+    /// `ln(predicted / measured)` of the runs `idx`.
+    fn residuals(&mut self, specs: &[FactorSpec], x: &[f64], idx: &[usize]) -> Option<Vec<f64>> {
+        idx.iter()
+            .map(|&i| {
+                let p = self.predict(specs, x, i)?;
+                let m = self.measured.get(i)?.1;
+                Some((p / m).ln())
+            })
+            .collect()
+    }
+}
+
+/// The fitting coordinate of a value (`ln` for a ratio).
+fn to_p(f: &FactorSpec, v: f64) -> f64 {
+    match f.kind {
+        FactorKind::Ratio => v.ln(),
+        FactorKind::Offset => v,
+    }
+}
+
+fn from_p(f: &FactorSpec, p: f64) -> f64 {
+    match f.kind {
+        FactorKind::Ratio => p.exp(),
+        FactorKind::Offset => p,
+    }
+}
+
+/// SplitMix64: the random starts, the same bits on every target.
+fn next_unit(state: &mut u64) -> f64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// A fit on some runs: each factor's value (`specs` order) and status.
+struct Fitted {
+    x: Vec<f64>,
+    status: Vec<Status>,
+}
+
+/// The part of `v` outside the span of `basis` (orthonormal), by
+/// modified Gram–Schmidt, and its length.
+fn outside(v: &[f64], basis: &[Vec<f64>]) -> (Vec<f64>, f64) {
+    let mut r = v.to_vec();
+    for b in basis {
+        let d: f64 = r.iter().zip(b).map(|(a, b)| a * b).sum();
+        for (ri, bi) in r.iter_mut().zip(b) {
+            *ri -= d * bi;
+        }
+    }
+    let n = r.iter().map(|a| a * a).sum::<f64>().sqrt();
+    (r, n)
+}
+
+/// Which of `cands` (in order) the columns `cols[start][j]` (scaled to
+/// the factor's box) can separate: `Ok` kept, `Err(why)` not.
+fn separable(
+    cands: &[usize],
+    cols: &[Vec<Vec<f64>>],
+    specs: &[FactorSpec],
+    runs: usize,
+    at: &str,
+) -> Vec<(usize, Result<(), String>)> {
+    let mut chosen: Vec<usize> = Vec::new();
+    // Per start, an orthonormal basis of the chosen factors' columns.
+    let mut bases: Vec<Vec<Vec<f64>>> = vec![Vec::new(); cols.len()];
+    let mut out = Vec::new();
+    for (k, &j) in cands.iter().enumerate() {
+        let norms: Vec<f64> = cols
+            .iter()
+            .map(|c| c[k].iter().map(|a| a * a).sum::<f64>().sqrt())
+            .collect();
+        if norms.iter().all(|&n| n < ZERO) {
+            out.push((
+                j,
+                Err(format!(
+                    "{}; no run's prediction changes with it {at}",
+                    specs[j].unseen
+                )),
+            ));
+            continue;
+        }
+        // The start where it adds most, relative to its own size.
+        let best = (0..cols.len())
+            .filter(|&s| norms[s] >= ZERO)
+            .map(|s| {
+                let (r, n) = outside(&cols[s][k], &bases[s]);
+                (s, r, n / norms[s])
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2));
+        match best {
+            Some((_, _, share)) if share >= SEPARABLE => {
+                for (s, basis) in bases.iter_mut().enumerate() {
+                    let (r, n) = outside(&cols[s][k], basis);
+                    if n >= ZERO {
+                        basis.push(r.iter().map(|a| a / n).collect());
+                    }
+                }
+                chosen.push(j);
+                out.push((j, Ok(())));
+            }
+            _ => {
+                let names: Vec<&str> = chosen.iter().map(|&c| specs[c].name.as_str()).collect();
+                let why = if chosen.len() >= runs {
+                    format!(
+                        "{runs} runs determine at most {runs} factors, and {} come first",
+                        names.join(", ")
+                    )
+                } else {
+                    format!(
+                        "in these runs it changes the predictions only as {} already do {at}: the runs cannot tell them apart",
+                        names.join(", ")
+                    )
+                };
+                out.push((j, Err(why)));
+            }
+        }
+    }
+    out
+}
+
+/// Columns `∂ ln T / ∂p_j × (box width)` of `cands` at `x`.
+fn columns(
+    d: &mut Data<'_>,
+    specs: &[FactorSpec],
+    x: &[f64],
+    cands: &[usize],
+    idx: &[usize],
+) -> Option<Vec<Vec<f64>>> {
+    let r0 = d.residuals(specs, x, idx)?;
+    cands
+        .iter()
+        .map(|&j| {
+            let f = &specs[j];
+            let (lo, hi) = (to_p(f, f.min), to_p(f, f.max));
+            let p = to_p(f, x[j]);
+            let h = lm::step(lo, hi);
+            let h = if p + h > hi { -h } else { h };
+            let mut y = x.to_vec();
+            y[j] = from_p(f, p + h);
+            let r = d.residuals(specs, &y, idx)?;
+            Some(
+                r.iter()
+                    .zip(&r0)
+                    .map(|(a, b)| (a - b) / h * (hi - lo))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The fit on runs `idx` over the factors `cands` (the rest held).
+fn fit_on(
+    d: &mut Data<'_>,
+    specs: &[FactorSpec],
+    cands: &[usize],
+    idx: &[usize],
+    opts: &FitOptions,
+) -> Result<Fitted, CalibrationError> {
+    let published: Vec<f64> = specs.iter().map(|f| f.published).collect();
+    let mut status: Vec<Status> = vec![Status::Held; specs.len()];
+    if idx.len() < MIN_RUNS {
+        return Err(CalibrationError::TooFewRuns {
+            model: d.model.name().into(),
+            predicted: idx.len(),
+        });
+    }
+    // The starts, as full value vectors: published first.
+    let mut seed = opts.seed;
+    let starts: Vec<Vec<f64>> = (0..opts.starts.max(1))
+        .map(|k| {
+            let mut x = published.clone();
+            if k > 0 {
+                for &j in cands {
+                    let f = &specs[j];
+                    let (lo, hi) = (to_p(f, f.min), to_p(f, f.max));
+                    x[j] = from_p(f, lo + next_unit(&mut seed) * (hi - lo));
+                }
+            }
+            x
+        })
+        .collect();
+    let cols: Vec<Vec<Vec<f64>>> = starts
+        .iter()
+        .filter_map(|x| columns(d, specs, x, cands, idx))
+        .collect();
+    let others = starts.len() - 1;
+    let at = format!("at the published values or at {others} other starting points");
+    let mut free: Vec<usize> = Vec::new();
+    for (j, ok) in separable(cands, &cols, specs, idx.len(), &at) {
+        match ok {
+            Ok(()) => free.push(j),
+            Err(why) => status[j] = Status::NotFitted { why },
+        }
+    }
+    let mut x = published.clone();
+    while !free.is_empty() {
+        let lo: Vec<f64> = free
+            .iter()
+            .map(|&j| to_p(&specs[j], specs[j].min))
+            .collect();
+        let hi: Vec<f64> = free
+            .iter()
+            .map(|&j| to_p(&specs[j], specs[j].max))
+            .collect();
+        let mut best: Option<lm::Solution> = None;
+        for start in &starts {
+            let p0: Vec<f64> = free.iter().map(|&j| to_p(&specs[j], start[j])).collect();
+            let mut f = |p: &[f64]| {
+                let mut y = published.clone();
+                for (k, &j) in free.iter().enumerate() {
+                    y[j] = from_p(&specs[j], p[k]);
+                }
+                d.residuals(specs, &y, idx)
+            };
+            let sol = minimise(&mut f, &p0, &lo, &hi);
+            if sol.converged && best.as_ref().is_none_or(|b| sol.cost < b.cost) {
+                best = Some(sol);
+            }
+        }
+        let Some(best) = best else {
+            return Err(CalibrationError::NotConverged {
+                model: d.model.name().into(),
+            });
+        };
+        x = published.clone();
+        for (k, &j) in free.iter().enumerate() {
+            x[j] = from_p(&specs[j], best.p[k]);
+        }
+        // At the winner: factors hidden there go back to published.
+        let at_fit = columns(d, specs, &x, &free, idx).map(|c| vec![c]);
+        let dropped: Vec<(usize, String)> = match at_fit {
+            Some(c) => separable(&free, &c, specs, idx.len(), "at the fitted values")
+                .into_iter()
+                .filter_map(|(j, ok)| ok.err().map(|why| (j, why)))
+                .collect(),
+            None => Vec::new(),
+        };
+        if dropped.is_empty() {
+            for (k, &j) in free.iter().enumerate() {
+                let tol = 1e-9 * (hi[k] - lo[k]);
+                // At a bound, the bound itself (not exp(ln(bound))).
+                status[j] = if best.p[k] <= lo[k] + tol {
+                    x[j] = specs[j].min;
+                    Status::AtLower
+                } else if best.p[k] >= hi[k] - tol {
+                    x[j] = specs[j].max;
+                    Status::AtUpper
+                } else {
+                    Status::Fitted
+                };
+            }
+            break;
+        }
+        for (j, why) in dropped {
+            status[j] = Status::NotFitted { why };
+            free.retain(|&k| k != j);
+        }
+        x = published.clone();
+    }
+    Ok(Fitted { x, status })
+}
+
+/// The first pair of runs of one cluster that contradict each other.
+fn contradiction(s: &Scenario, usable: &[usize]) -> Option<CalibrationError> {
+    let mut by_cluster: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
+    for &i in usable {
+        let run = &s.runs[i];
+        let (measure, v) = run.measured()?;
+        let t = match measure {
+            Measure::IterationTime => v,
+            Measure::Throughput => run.global_batch() / v,
+        };
+        let key = serde_json::to_string(&(&run.workers, &run.ps)).unwrap_or_default();
+        by_cluster.entry(key).or_default().push((i, t));
+    }
+    let mut groups: Vec<&Vec<(usize, f64)>> = by_cluster.values().collect();
+    groups.sort_by_key(|g| g.first().map(|p| p.0));
+    groups.into_iter().find_map(|g| {
+        let lo = g.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+        let hi = g.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (hi.1 > CONTRADICTION * lo.1).then(|| {
+            let shown = |i: usize| {
+                let r = &s.runs[i];
+                match (r.iteration_s, r.throughput) {
+                    (Some(t), _) => format!("{t} s"),
+                    (_, Some(x)) => format!("{x} samples/s"),
+                    _ => String::new(),
+                }
+            };
+            let (a, b) = if lo.0 < hi.0 {
+                (lo.0, hi.0)
+            } else {
+                (hi.0, lo.0)
+            };
+            CalibrationError::Contradictory {
+                a: s.runs[a].label.clone(),
+                b: s.runs[b].label.clone(),
+                a_value: shown(a),
+                b_value: shown(b),
+                apart: (hi.1 / lo.1 - 1.0) * 100.0,
+            }
+        })
+    })
+}
+
+/// Model `m` calibrated on `s`'s runs (its stored factors ignored: the
+/// fit starts from the model as published).
+pub fn calibrate_model(
+    s: &Scenario,
+    m: &'static dyn Model,
+    opts: &FitOptions,
+) -> Result<ModelCalibration, CalibrationError> {
+    let mut base = s.clone();
+    base.calibration.set(m.id(), BTreeMap::new());
+    let specs = m.factors(&base);
+    if specs.is_empty() {
+        return Err(CalibrationError::NoFactors {
+            model: m.name().into(),
+        });
+    }
+    for name in &opts.only {
+        if !specs.iter().any(|f| &f.name == name) {
+            return Err(CalibrationError::UnknownFactor {
+                model: m.name().into(),
+                name: name.clone(),
+                known: specs
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+    }
+    let cands: Vec<usize> = (0..specs.len())
+        .filter(|&j| opts.only.is_empty() || opts.only.contains(&specs[j].name))
+        .collect();
+    let c = compare(&base, &[m]).map_err(|u| CalibrationError::Runs {
+        why: u
+            .errors()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+    })?;
+    let Some(mr) = c.models.first() else {
+        return Err(CalibrationError::Runs {
+            why: format!("{} does not predict measured runs", m.name()),
+        });
+    };
+    // Run k of `Data` is scenario run `usable[k]`.
+    let usable: Vec<usize> = (0..s.runs.len())
+        .filter(|&i| matches!(mr.outcomes.get(i), Some(Outcome::Predicted { .. })))
+        .collect();
+    if usable.len() < MIN_RUNS {
+        return Err(CalibrationError::TooFewRuns {
+            model: m.name().into(),
+            predicted: usable.len(),
+        });
+    }
+    if let Some(e) = contradiction(&base, &usable) {
+        return Err(e);
+    }
+    let mut d = Data {
+        model: m,
+        scenarios: usable
+            .iter()
+            .map(|&i| run_scenario(&base, &base.runs[i]))
+            .collect(),
+        measured: usable
+            .iter()
+            .map(|&i| {
+                let r = &c.runs[i];
+                (r.measure, r.value, r.global_batch)
+            })
+            .collect(),
+    };
+    let all: Vec<usize> = (0..usable.len()).collect();
+    let fit = fit_on(&mut d, &specs, &cands, &all, opts)?;
+    let calibrated: Vec<Option<f64>> = all.iter().map(|&k| d.predict(&specs, &fit.x, k)).collect();
+    let mut loo: Vec<Option<f64>> = vec![None; usable.len()];
+    let mut loo_note = None;
+    if !opts.leave_one_out {
+        loo_note = Some("leave-one-out not asked for".to_string());
+    } else if usable.len() <= MIN_RUNS {
+        loo_note = Some(format!(
+            "leave-one-out needs at least {} runs the model predicts (each refit on the others needs {MIN_RUNS})",
+            MIN_RUNS + 1
+        ));
+    } else {
+        let mut failed = Vec::new();
+        for k in 0..usable.len() {
+            let others: Vec<usize> = all.iter().copied().filter(|&q| q != k).collect();
+            match fit_on(&mut d, &specs, &cands, &others, opts) {
+                Ok(f) => loo[k] = d.predict(&specs, &f.x, k),
+                Err(e) => failed.push(format!("'{}': {e}", s.runs[usable[k]].label)),
+            }
+        }
+        if !failed.is_empty() {
+            loo_note = Some(format!("no refit without {}", failed.join("; ")));
+        }
+    }
+    let runs: Vec<RunFit> = c
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let k = usable.iter().position(|&u| u == i);
+            let (published, why_not) = match mr.outcomes.get(i) {
+                Some(Outcome::Predicted { value, .. }) => (Some(*value), None),
+                Some(Outcome::Unavailable { why }) => (
+                    None,
+                    Some(
+                        why.errors()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    ),
+                ),
+                None => (None, None),
+            };
+            RunFit {
+                label: r.label.clone(),
+                measure: r.measure,
+                measured: r.value,
+                published,
+                calibrated: k.and_then(|k| calibrated[k]),
+                loo: k.and_then(|k| loo[k]),
+                why_not,
+            }
+        })
+        .collect();
+    let factors = specs
+        .into_iter()
+        .zip(fit.x)
+        .zip(fit.status)
+        .map(|((spec, value), status)| FactorFit {
+            value: if status.fitted() {
+                value
+            } else {
+                spec.published
+            },
+            spec,
+            status,
+        })
+        .collect();
+    Ok(ModelCalibration {
+        id: m.id(),
+        name: m.name(),
+        factors,
+        published: ErrorStats::of(runs.iter().map(RunFit::published_error)),
+        calibrated: ErrorStats::of(runs.iter().map(RunFit::calibrated_error)),
+        loo: ErrorStats::of(runs.iter().map(RunFit::loo_error)),
+        runs,
+        loo_note,
+        starts: opts.starts.max(1),
+    })
+}
