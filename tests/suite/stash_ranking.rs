@@ -376,7 +376,11 @@ fn missing_runs_are_named_and_a_member_gives_its_run_1() {
     let two = on(row(&m, "2× p3.8xlarge"), Basis::WithoutStalls);
     assert_eq!(two.source, "run (1) of p3.8xlarge");
     close(two.epoch_s, 10.0);
-    let why = row(&m, "p3.16xlarge").with_stalls.as_ref().unwrap_err();
+    let why = row(&m, "p3.16xlarge")
+        .with_stalls
+        .as_ref()
+        .unwrap_err()
+        .to_string();
     assert!(why.starts_with("no run (3) of p3.16xlarge"), "{why}");
     // With stalls, only the two measured ones: 135/10,000 × 2,000 = 27 s,
     // 700/10,000 × 1,000 = 70 s.
@@ -468,7 +472,7 @@ fn forty_configurations_tie_on_cost_without_stalls_and_stay_readable() {
         cost.words()
     );
     // Beyond the prediction's machines (2 by default): said per row.
-    let why = last.predicted.as_ref().unwrap_err();
+    let why = last.predicted.as_ref().unwrap_err().to_string();
     assert!(
         why.contains("40 machines is more than the most machines per configuration (2)"),
         "{why}"

@@ -172,13 +172,43 @@ pub struct Ranked {
     pub price_per_hour: Option<f64>,
     /// Why its cost is not ranked (no price at the scenario's pricing).
     pub cost_missing: Option<String>,
-    pub with_stalls: Result<Epoch, String>,
-    pub without_stalls: Result<Epoch, String>,
-    pub predicted: Result<Epoch, String>,
+    pub with_stalls: Result<Epoch, Unranked>,
+    pub without_stalls: Result<Epoch, Unranked>,
+    pub predicted: Result<Epoch, Unranked>,
+}
+
+/// Why a configuration has no figure on a basis.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Unranked {
+    #[error("no run (3) of {config}: the epoch with stalls is run (3), real data from a cold cache, the run with every stall")]
+    NoRun3 { config: String },
+    #[error("no run (1) of {config}{}: the epoch without stalls is run (1), one GPU on synthetic data, the run with no stall", .member.as_ref().map(|i| format!(" nor of one {i}")).unwrap_or_default())]
+    NoRun1 {
+        config: String,
+        /// The instance whose one-machine run (1) was looked for too.
+        member: Option<String>,
+    },
+    #[error("no prediction: it needs F_s, L and G (see the notes)")]
+    NoPrediction,
+    #[error("not predicted: {0}")]
+    Skipped(String),
+    #[error("not predicted: {machines} machines is more than the most machines per configuration ({max})")]
+    TooManyMachines { machines: u32, max: u32 },
+    #[error("not predicted: {config} is not among the predicted configurations")]
+    NotPredicted { config: String },
+    #[error("{config}'s epoch from {source_run} is not a finite number of seconds (check the run's time and samples)")]
+    NotFinite { config: String, source_run: String },
+}
+
+/// As its sentence, as the report and the JSON have always shown it.
+impl Serialize for Unranked {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
 }
 
 impl Ranked {
-    pub fn on(&self, b: Basis) -> Result<&Epoch, &String> {
+    pub fn on(&self, b: Basis) -> Result<&Epoch, &Unranked> {
         match b {
             Basis::WithStalls => self.with_stalls.as_ref(),
             Basis::WithoutStalls => self.without_stalls.as_ref(),
@@ -266,12 +296,9 @@ fn epoch_s(t: f64, per_gpu: f64, gpus: u32, samples: f64) -> f64 {
     t / per_gpu * (samples / f64::from(gpus.max(1)))
 }
 
-fn with_stalls(c: &ConfigStalls, samples: f64) -> Result<(String, f64), String> {
-    let t3 = c.time(3).ok_or_else(|| {
-        format!(
-            "no run (3) of {}: the epoch with stalls is run (3), real data from a cold cache, the run with every stall",
-            c.name
-        )
+fn with_stalls(c: &ConfigStalls, samples: f64) -> Result<(String, f64), Unranked> {
+    let t3 = c.time(3).ok_or_else(|| Unranked::NoRun3 {
+        config: c.name.clone(),
     })?;
     Ok((
         "run (3)".to_string(),
@@ -284,7 +311,7 @@ fn without_stalls(
     c: &ConfigStalls,
     all: &[ConfigStalls],
     samples: f64,
-) -> Result<(String, f64), String> {
+) -> Result<(String, f64), Unranked> {
     if let Some(t1) = c.time(1) {
         return Ok((
             "run (1)".to_string(),
@@ -302,15 +329,10 @@ fn without_stalls(
             format!("run (1) of {}", m.name),
             epoch_s(t1, m.per_gpu_samples, c.gpus, samples),
         )),
-        None => Err(format!(
-            "no run (1) of {}{}: the epoch without stalls is run (1), one GPU on synthetic data, the run with no stall",
-            c.name,
-            if c.machines > 1 {
-                format!(" nor of one {}", c.instance)
-            } else {
-                String::new()
-            }
-        )),
+        None => Err(Unranked::NoRun1 {
+            config: c.name.clone(),
+            member: (c.machines > 1).then(|| c.instance.clone()),
+        }),
     }
 }
 
@@ -318,35 +340,34 @@ fn predicted(
     c: &ConfigStalls,
     prediction: Option<&Predictions>,
     max_machines: u32,
-) -> Result<(String, f64, Option<f64>), String> {
-    let p = prediction
-        .ok_or_else(|| "no prediction: it needs F_s, L and G (see the notes)".to_string())?;
+) -> Result<(String, f64, Option<f64>), Unranked> {
+    let p = prediction.ok_or(Unranked::NoPrediction)?;
     if let Some(r) = p.rows.iter().find(|r| r.name == c.name) {
         return Ok(("all-reduce prediction".to_string(), r.epoch_s, r.epoch_usd));
     }
     let prefix = format!("{}:", c.instance);
     if let Some(why) = p.skipped.iter().find(|w| w.starts_with(&prefix)) {
-        return Err(format!("not predicted: {why}"));
+        return Err(Unranked::Skipped(why.clone()));
     }
     Err(if c.machines > max_machines {
-        format!(
-            "not predicted: {} machines is more than the most machines per configuration ({max_machines})",
-            c.machines
-        )
+        Unranked::TooManyMachines {
+            machines: c.machines,
+            max: max_machines,
+        }
     } else {
-        format!(
-            "not predicted: {} is not among the predicted configurations",
-            c.name
-        )
+        Unranked::NotPredicted {
+            config: c.name.clone(),
+        }
     })
 }
 
 /// The epoch, or why its figure is not a number the ranking can use.
-fn epoch(name: &str, source: String, seconds: f64, usd: Option<f64>) -> Result<Epoch, String> {
+fn epoch(name: &str, source: String, seconds: f64, usd: Option<f64>) -> Result<Epoch, Unranked> {
     if !seconds.is_finite() {
-        return Err(format!(
-            "{name}'s epoch from {source} is not a finite number of seconds (check the run's time and samples)"
-        ));
+        return Err(Unranked::NotFinite {
+            config: name.to_string(),
+            source_run: source,
+        });
     }
     Ok(Epoch {
         source,

@@ -3,11 +3,11 @@
 //! notes at `models.stash.runs` (disagreements, configurations not ranked)
 //! and `hardware.catalog` (missing prices).
 
-use super::ranking::{name_list, Basis, Epoch, MeasuredRanking, Metric, Ranked, NAMED};
+use super::ranking::{name_list, Basis, Epoch, MeasuredRanking, Metric, Ranked, Unranked, NAMED};
 use super::report::opt_num;
 use crate::report::{fmt_count, Column, Note, Table, Unit, Value};
 
-fn rank_cell(e: Result<&Epoch, &String>, m: Metric) -> Value {
+fn rank_cell(e: Result<&Epoch, &Unranked>, m: Metric) -> Value {
     e.ok()
         .and_then(|e| e.place(m))
         .map_or(Value::Empty, |p| Value::text(p.words()))
@@ -33,7 +33,7 @@ fn ranking_remarks(r: &Ranked) -> String {
                 w.push(format!("without stalls from {}", e.source))
             }
             Ok(_) => {}
-            Err(why) => w.push(why.clone()),
+            Err(why) => w.push(why.to_string()),
         }
     }
     if let Some(why) = &r.cost_missing {
