@@ -79,8 +79,8 @@ struct EvalArgs {
     /// Measured loss curve (step, loss): β0, β1 are fitted from it.
     #[arg(long, value_name = "FILE")]
     loss_curve: Option<String>,
-    /// Workers of the run that produced an ASP loss curve (default: the
-    /// cluster's workers, as the page's first guess).
+    /// Workers of the run that produced an ASP loss curve (required under
+    /// ASP: β0 scales with them, and the planned cluster is not that run).
     #[arg(long, value_name = "N")]
     loss_workers: Option<u32>,
     /// Instance catalog JSON, merged into the scenario's (same name replaces).
@@ -282,9 +282,21 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), CliError> {
         log.push(apply_profile(&mut s, p, &read_text(p)?)?);
     }
     if let Some(p) = &a.loss_curve {
-        let workers = a
-            .loss_workers
-            .unwrap_or_else(|| s.hardware.cluster.total_workers().max(1));
+        let asp = s
+            .workload
+            .profile
+            .as_ref()
+            .is_some_and(|p| p.sync == crate::workload::profile::SyncMode::Asp);
+        let workers = match a.loss_workers {
+            Some(n) => n,
+            None if asp => {
+                return Err(CliError::Usage(format!(
+                    "--loss-curve {p}: under ASP give --loss-workers N, the workers of the run the curve was measured on (β0 scales with them; the planned cluster's count is not that run's)"
+                )))
+            }
+            // BSP: the fit does not read it.
+            None => 1,
+        };
         let read = apply_loss_curve(&mut s, p, &read_text(p)?, workers);
         log.push(read?);
     }

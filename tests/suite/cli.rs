@@ -259,10 +259,11 @@ fn simulate_prints_no_estimate_for_a_step_of_zero_time() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An ASP loss curve is fitted for the workers of its run: without
-/// `--loss-workers`, the cluster's, as the page guesses before one is typed.
+/// An ASP loss curve is fitted for the workers of its run, which the
+/// CLI asks for (`--loss-workers`) as the page does: the planned
+/// cluster's count is not that run's.
 #[test]
-fn an_asp_curve_is_fitted_for_the_clusters_workers_by_default() {
+fn an_asp_curve_needs_the_workers_of_its_run() {
     let text = std::fs::read_to_string(ex("cifar10-bsp-m4.json")).unwrap_or_default();
     let mut s: ddnn_planner::scenario::Scenario =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
@@ -290,10 +291,14 @@ fn an_asp_curve_is_fitted_for_the_clusters_workers_by_default() {
             .map(str::to_string)
             .unwrap_or_else(|| panic!("no fit line:\n{out}\n{err}"))
     };
-    let by_default = fitted(&[]);
+    let (code, _, err) = run(&["eval", file.as_str(), "--loss-curve", curve.as_str()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--loss-workers"), "{err}");
     let count = n.to_string();
-    assert_eq!(by_default, fitted(&["--loss-workers", &count]));
-    assert_ne!(by_default, fitted(&["--loss-workers", "1"]));
+    assert_ne!(
+        fitted(&["--loss-workers", &count]),
+        fitted(&["--loss-workers", "1"])
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
