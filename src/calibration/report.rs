@@ -9,8 +9,9 @@ use super::fit::{ModelCalibration, Status};
 use super::CalibrationError;
 use crate::models::Model;
 use crate::report::{
-    fmt_count, Axis, Chart, Column, Figure, Note, Report, Series, Style, Table, Unit, Value,
+    fmt_count, Chart, Column, Figure, Note, Report, Series, Style, Table, Unit, Value,
 };
+use crate::runs::report::{identity_line, parity_axis};
 use crate::runs::Measure;
 
 /// The calibration of every model asked for, as one report.
@@ -303,23 +304,9 @@ fn parity(c: &ModelCalibration, measure: Measure) -> Option<Chart> {
     if !lo.is_finite() {
         return None;
     }
-    series.push(
-        Series::xy("y = x (exact)", Style::Line, vec![lo, hi], vec![lo, hi])
-            .color("rgba(120,120,120,0.8)"),
-    );
-    let name = match measure {
-        Measure::IterationTime => "iteration time",
-        Measure::Throughput => "throughput",
-    };
-    let log = hi > 20.0 * lo;
-    let axis = |label: String| {
-        let a = Axis::new(label, unit);
-        if log {
-            a.log()
-        } else {
-            a
-        }
-    };
+    series.push(identity_line(lo, hi));
+    let name = measure.name();
+    let axis = |label: String| parity_axis(label, unit, lo, hi);
     Some(Chart {
         key: format!(
             "{}-calibrated-parity-{}",

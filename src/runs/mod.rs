@@ -78,6 +78,14 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// "iteration time", "throughput".
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::IterationTime => "iteration time",
+            Measure::Throughput => "throughput",
+        }
+    }
+
     /// "iteration time [s]", "throughput [samples/s]".
     pub fn words(self) -> &'static str {
         match self {

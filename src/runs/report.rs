@@ -318,23 +318,9 @@ fn parity(c: &Comparison, measure: Measure) -> Option<Chart> {
             hi = hi.max(c.runs[i].value);
         }
     }
-    series.push(
-        Series::xy("y = x (exact)", Style::Line, vec![lo, hi], vec![lo, hi])
-            .color("rgba(120,120,120,0.8)"),
-    );
-    let name = match measure {
-        Measure::IterationTime => "iteration time",
-        Measure::Throughput => "throughput",
-    };
-    let log = hi > 20.0 * lo;
-    let axis = |label: String| {
-        let a = Axis::new(label, unit);
-        if log {
-            a.log()
-        } else {
-            a
-        }
-    };
+    series.push(identity_line(lo, hi));
+    let name = measure.name();
+    let axis = |label: String| parity_axis(label, unit, lo, hi);
     let mut title = format!("Predicted against measured {name}: each mark a run, y = x exact");
     if of.len() > shown.len() {
         title = format!(
@@ -355,4 +341,20 @@ fn parity(c: &Comparison, measure: Measure) -> Option<Chart> {
         series,
         markers: Vec::new(),
     })
+}
+
+/// The y = x line of a parity chart over `[lo, hi]`.
+pub(crate) fn identity_line(lo: f64, hi: f64) -> Series {
+    Series::xy("y = x (exact)", Style::Line, vec![lo, hi], vec![lo, hi])
+        .color("rgba(120,120,120,0.8)")
+}
+
+/// A parity chart's axis: logarithmic when the values span over 20×.
+pub(crate) fn parity_axis(label: String, unit: Unit, lo: f64, hi: f64) -> Axis {
+    let a = Axis::new(label, unit);
+    if hi > 20.0 * lo {
+        a.log()
+    } else {
+        a
+    }
 }
