@@ -6,10 +6,11 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_ddnn-planner");
-const EX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/public/examples/");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_ddnn-planner");
+pub(crate) const EX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/public/examples/");
 
-fn run(args: &[&str]) -> (i32, String, String) {
+/// Runs the binary: (exit code, standard output, standard error).
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(args)
         .output()

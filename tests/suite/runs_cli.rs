@@ -3,22 +3,7 @@
 //! empty runs file said in one sentence.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_ddnn-planner");
-const EX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/public/examples/");
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{BIN}: {e}"));
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use super::cli::{run, EX};
 
 /// A file under the target directory, unique to this test.
 fn temp(name: &str, text: &str) -> String {
