@@ -185,12 +185,7 @@ struct Rows {
 }
 
 fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
+    let mut rdr = crate::workload::text::csv_reader(text);
     let mut cols: Option<Vec<Col>> = None;
     let mut runs: Vec<Rows> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();

@@ -14,6 +14,13 @@ pub fn ClusterPanel() -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let group_count = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.len()));
+    // Too many workers in all is said at the count that adds the most.
+    let largest = Memo::new(move |_| {
+        sc.with(|s| {
+            let w = &s.hardware.cluster.workers;
+            (0..w.len()).max_by_key(|&k| (w[k].count, std::cmp::Reverse(k)))
+        })
+    });
     let shown = RwSignal::new(PAGE_ROWS);
     let built = gradual(
         Signal::derive(move || group_count.get().min(shown.get())),
@@ -55,7 +62,7 @@ pub fn ClusterPanel() -> impl IntoView {
                 <thead><tr><th>"worker device"</th><th>"count"</th><th>"batch size [samples]"</th><th></th></tr></thead>
                 <tbody>
                     <For each=move || 0..built.get() key=|i| *i let:i>
-                        <GroupRow i=i />
+                        <GroupRow i=i largest=largest />
                     </For>
                 </tbody>
             </table>
@@ -128,7 +135,11 @@ pub fn ClusterPanel() -> impl IntoView {
 }
 
 #[component]
-fn GroupRow(i: usize) -> impl IntoView {
+fn GroupRow(
+    i: usize,
+    /// The group that adds the most workers (`ClusterPanel`).
+    largest: Memo<Option<usize>>,
+) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let group = Memo::new(move |_| sc.with(|s| s.hardware.cluster.workers.get(i).cloned()));
@@ -159,16 +170,9 @@ fn GroupRow(i: usize) -> impl IntoView {
     let batch_field = format!("hardware.cluster.workers[{i}].batch_size");
     let errors_for =
         move |field: String| Signal::derive(move || state.errors_where(|f| f == field));
-    // Too many workers in all is said at the count that adds the most.
-    let largest = Memo::new(move |_| {
-        sc.with(|s| {
-            let w = &s.hardware.cluster.workers;
-            (0..w.len()).max_by_key(|&k| (w[k].count, std::cmp::Reverse(k))) == Some(i)
-        })
-    });
     let count_errors = Signal::derive(move || {
         let mut v = state.errors_where(|f| f == count_field);
-        if largest.get() {
+        if largest.get() == Some(i) {
             v.extend(state.errors_where(|f| f == "hardware.cluster.workers"));
         }
         v

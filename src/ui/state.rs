@@ -280,8 +280,8 @@ impl AppState {
             None => (Scenario::example(), None, false),
             Some(frag) => match open_link(&frag) {
                 Ok(o) => {
-                    let kept = !o.invalid.is_empty();
-                    (o.loaded.scenario.clone(), o.banner(), kept)
+                    let (banner, kept) = (o.banner(), !o.invalid.is_empty());
+                    (o.loaded.scenario, banner, kept)
                 }
                 // The last good scenario stays: this browser's last one,
                 // else the example.

@@ -21,6 +21,17 @@ pub(crate) fn json_error_parts(e: &serde_json::Error) -> (usize, usize, String) 
     (line, column, message)
 }
 
+/// A comma-separated reader (`csv_rows`, the runs file): rows of any
+/// length, fields trimmed, `#` lines skipped, no header assumed.
+pub(crate) fn csv_reader(text: &str) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes())
+}
+
 /// The rows of `text` (CSV, `#` comments allowed), each with `min` to
 /// `max` fields, with their line numbers; a first row whose last required
 /// field (`min`-th) is not a number is a header and skipped.
@@ -29,12 +40,7 @@ pub(crate) fn csv_rows(
     min: usize,
     max: usize,
 ) -> Result<Vec<(usize, Vec<String>)>, String> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
+    let mut rdr = csv_reader(text);
     let mut out = Vec::new();
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| format!("row {}: {e}", i + 1))?;

@@ -99,23 +99,19 @@ impl Problem<'_> {
     /// `(time with overhead, cost)` of `counts` if it meets the time goal,
     /// without allocating (searches call it per composition).
     fn quick(&self, counts: &[u32]) -> Option<(f64, f64)> {
-        let r = Mix::of(self.types, counts, self.workload)?.run(
-            self.workload,
-            self.loss_from,
-            self.loss_goal,
-        )?;
-        let t = r.time_s + self.overhead_s;
-        (t <= self.time_goal_s).then_some((t, r.cost))
+        self.in_time(Mix::of(self.types, counts, self.workload))
     }
 
     /// `quick` with each type's iteration time at this size given: the
     /// same bits.
     fn quick_at(&self, counts: &[u32], times: &[f64]) -> Option<(f64, f64)> {
-        let r = Mix::of_times(self.types, counts, times)?.run(
-            self.workload,
-            self.loss_from,
-            self.loss_goal,
-        )?;
+        self.in_time(Mix::of_times(self.types, counts, times))
+    }
+
+    /// `(time with overhead, cost)` of a cluster's sums if its run meets
+    /// the time goal.
+    fn in_time(&self, mix: Option<Mix>) -> Option<(f64, f64)> {
+        let r = mix?.run(self.workload, self.loss_from, self.loss_goal)?;
         let t = r.time_s + self.overhead_s;
         (t <= self.time_goal_s).then_some((t, r.cost))
     }
