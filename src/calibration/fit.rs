@@ -23,9 +23,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use super::lm::{self, minimise};
+use super::lm::{self, minimise_unless_known};
 use super::{CalibrationError, FactorKind, FactorSpec};
-use crate::models::Model;
+use crate::models::{Model, RunPredictor};
 use crate::runs::compare::{compare, median, Outcome};
 use crate::runs::{run_scenario, Measure};
 use crate::scenario::Scenario;
@@ -211,37 +211,53 @@ pub fn with_factors(
     out
 }
 
-/// The runs the model predicts, each in its own scenario, with what was
-/// measured: `(measure, value, global batch)`.
+/// The runs the model predicts, each in its own scenario (and prepared,
+/// when the model offers it), with what was measured:
+/// `(measure, value, global batch)`.
 struct Data<'a> {
     model: &'a dyn Model,
     scenarios: Vec<Scenario>,
+    predictors: Vec<Option<RunPredictor>>,
     measured: Vec<(Measure, f64, f64)>,
 }
 
+/// The factors `x` (in `specs` order) as the scenario stores them: only
+/// those that differ from the published value.
+fn values(specs: &[FactorSpec], x: &[f64]) -> BTreeMap<String, f64> {
+    specs
+        .iter()
+        .zip(x)
+        .filter(|(f, v)| **v != f.published)
+        .map(|(f, v)| (f.name.clone(), *v))
+        .collect()
+}
+
 impl Data<'_> {
+    /// Run `i`'s prediction with the factors `values`.
+    fn predict_with(&mut self, values: &BTreeMap<String, f64>, i: usize) -> Option<f64> {
+        let (measure, _, global_batch) = *self.measured.get(i)?;
+        let p = match self.predictors.get(i) {
+            Some(Some(predict)) => predict(values)?,
+            _ => {
+                let s = self.scenarios.get_mut(i)?;
+                s.calibration.set(self.model.id(), values.clone());
+                self.model.predict_run(s)?.ok()?
+            }
+        };
+        p.in_measure(measure, global_batch)
+    }
+
     /// Run `i`'s prediction with the factors `x` (in `specs` order).
     fn predict(&mut self, specs: &[FactorSpec], x: &[f64], i: usize) -> Option<f64> {
-        let values: BTreeMap<String, f64> = specs
-            .iter()
-            .zip(x)
-            .filter(|(f, v)| **v != f.published)
-            .map(|(f, v)| (f.name.clone(), *v))
-            .collect();
-        let s = self.scenarios.get_mut(i)?;
-        s.calibration.set(self.model.id(), values);
-        let (measure, _, global_batch) = *self.measured.get(i)?;
-        match self.model.predict_run(s)? {
-            Ok(p) => p.in_measure(measure, global_batch),
-            Err(_) => None,
-        }
+        self.predict_with(&values(specs, x), i)
     }
 
     /// `ln(predicted / measured)` of the runs `idx`.
     fn residuals(&mut self, specs: &[FactorSpec], x: &[f64], idx: &[usize]) -> Option<Vec<f64>> {
+        let v = values(specs, x);
         idx.iter()
             .map(|&i| {
-                let p = self.predict(specs, x, i)?;
+                let p = self.predict_with(&v, i)?;
                 let m = self.measured.get(i)?.1;
                 Some((p / m).ln())
             })
@@ -391,25 +407,12 @@ fn columns(
         .collect()
 }
 
-/// The fit on runs `idx` over the factors `cands` (the rest held).
-fn fit_on(
-    d: &mut Data<'_>,
-    specs: &[FactorSpec],
-    cands: &[usize],
-    idx: &[usize],
-    opts: &FitOptions,
-) -> Result<Fitted, CalibrationError> {
+/// The starts of a fit, as full value vectors: the published values,
+/// then `opts.starts − 1` drawn uniformly in each factor's fitting box.
+fn starts(specs: &[FactorSpec], cands: &[usize], opts: &FitOptions) -> Vec<Vec<f64>> {
     let published: Vec<f64> = specs.iter().map(|f| f.published).collect();
-    let mut status: Vec<Status> = vec![Status::Held; specs.len()];
-    if idx.len() < MIN_RUNS {
-        return Err(CalibrationError::TooFewRuns {
-            model: d.model.name().into(),
-            predicted: idx.len(),
-        });
-    }
-    // The starts, as full value vectors: published first.
     let mut seed = opts.seed;
-    let starts: Vec<Vec<f64>> = (0..opts.starts.max(1))
+    (0..opts.starts.max(1))
         .map(|k| {
             let mut x = published.clone();
             if k > 0 {
@@ -421,13 +424,36 @@ fn fit_on(
             }
             x
         })
-        .collect();
+        .collect()
+}
+
+/// The fit on runs `idx` over the factors `cands` (the rest held), from
+/// each of `starts` (as `starts` gives them: the published values first).
+fn fit_on(
+    d: &mut Data<'_>,
+    specs: &[FactorSpec],
+    cands: &[usize],
+    idx: &[usize],
+    starts: &[Vec<f64>],
+) -> Result<Fitted, CalibrationError> {
+    let published: Vec<f64> = specs.iter().map(|f| f.published).collect();
+    let mut status: Vec<Status> = vec![Status::Held; specs.len()];
+    if idx.len() < MIN_RUNS {
+        return Err(CalibrationError::TooFewRuns {
+            model: d.model.name().into(),
+            predicted: idx.len(),
+        });
+    }
     let cols: Vec<Vec<Vec<f64>>> = starts
         .iter()
         .filter_map(|x| columns(d, specs, x, cands, idx))
         .collect();
     let others = starts.len() - 1;
-    let at = format!("at the published values or at {others} other starting points");
+    let at = match others {
+        0 => "at the published values".to_string(),
+        1 => "at the published values or at one other starting point".to_string(),
+        n => format!("at the published values or at {n} other starting points"),
+    };
     let mut free: Vec<usize> = Vec::new();
     for (j, ok) in separable(cands, &cols, specs, idx.len(), &at) {
         match ok {
@@ -446,7 +472,9 @@ fn fit_on(
             .map(|&j| to_p(&specs[j], specs[j].max))
             .collect();
         let mut best: Option<lm::Solution> = None;
-        for start in &starts {
+        // Minima found so far: a start whose descent reaches one stops.
+        let mut found: Vec<Vec<f64>> = Vec::new();
+        for start in starts {
             let p0: Vec<f64> = free.iter().map(|&j| to_p(&specs[j], start[j])).collect();
             let mut f = |p: &[f64]| {
                 let mut y = published.clone();
@@ -455,7 +483,12 @@ fn fit_on(
                 }
                 d.residuals(specs, &y, idx)
             };
-            let sol = minimise(&mut f, &p0, &lo, &hi);
+            let Some(sol) = minimise_unless_known(&mut f, &p0, &lo, &hi, &found) else {
+                continue;
+            };
+            if sol.converged {
+                found.push(sol.p.clone());
+            }
             if sol.converged && best.as_ref().is_none_or(|b| sol.cost < b.cost) {
                 best = Some(sol);
             }
@@ -603,12 +636,14 @@ pub fn calibrate_model(
     if let Some(e) = contradiction(&base, &usable) {
         return Err(e);
     }
+    let scenarios: Vec<Scenario> = usable
+        .iter()
+        .map(|&i| run_scenario(&base, &base.runs[i]))
+        .collect();
     let mut d = Data {
         model: m,
-        scenarios: usable
-            .iter()
-            .map(|&i| run_scenario(&base, &base.runs[i]))
-            .collect(),
+        predictors: scenarios.iter().map(|s| m.run_predictor(s)).collect(),
+        scenarios,
         measured: usable
             .iter()
             .map(|&i| {
@@ -618,7 +653,7 @@ pub fn calibrate_model(
             .collect(),
     };
     let all: Vec<usize> = (0..usable.len()).collect();
-    let fit = fit_on(&mut d, &specs, &cands, &all, opts)?;
+    let fit = fit_on(&mut d, &specs, &cands, &all, &starts(&specs, &cands, opts))?;
     let calibrated: Vec<Option<f64>> = all.iter().map(|&k| d.predict(&specs, &fit.x, k)).collect();
     let mut loo: Vec<Option<f64>> = vec![None; usable.len()];
     let mut loo_note = None;
@@ -630,10 +665,16 @@ pub fn calibrate_model(
             MIN_RUNS + 1
         ));
     } else {
+        // One run less moves the minimum a little: each refit starts from
+        // the fit on every run (a warm start), then from the published
+        // values in case its minimum lies in another basin; eight random
+        // starts per refit would cost eight times as much for the page.
+        let published: Vec<f64> = specs.iter().map(|f| f.published).collect();
+        let warm = [fit.x.clone(), published];
         let mut failed = Vec::new();
         for k in 0..usable.len() {
             let others: Vec<usize> = all.iter().copied().filter(|&q| q != k).collect();
-            match fit_on(&mut d, &specs, &cands, &others, opts) {
+            match fit_on(&mut d, &specs, &cands, &others, &warm) {
                 Ok(f) => loo[k] = d.predict(&specs, &f.x, k),
                 Err(e) => failed.push(format!("'{}': {e}", s.runs[usable[k]].label)),
             }

@@ -106,36 +106,64 @@ pub fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 
 /// Minimises `½ Σ r(p)²` over `lo ≤ p ≤ hi` from `p0` (clamped).
 pub fn minimise(f: &mut Residuals<'_>, p0: &[f64], lo: &[f64], hi: &[f64]) -> Solution {
+    minimise_unless_known(f, p0, lo, hi, &[]).unwrap_or(Solution {
+        p: p0.to_vec(),
+        cost: f64::INFINITY,
+        converged: false,
+        iterations: 0,
+    })
+}
+
+/// A descent that comes this close to a minimum already found (each
+/// coordinate within this fraction of its box) ends there.
+pub const JOINED: f64 = 1e-3;
+
+/// `minimise`, or `None` once the descent comes within `JOINED` of one
+/// of the `known` minima (a multi-start fit has that minimum already;
+/// descending into it again would cost the whole descent).
+pub fn minimise_unless_known(
+    f: &mut Residuals<'_>,
+    p0: &[f64],
+    lo: &[f64],
+    hi: &[f64],
+    known: &[Vec<f64>],
+) -> Option<Solution> {
     let m = p0.len();
+    let near = |p: &[f64], k: &[f64]| {
+        (0..m).all(|j| (p[j] - k[j]).abs() <= JOINED * (hi[j] - lo[j]).max(f64::MIN_POSITIVE))
+    };
     let mut p: Vec<f64> = (0..m).map(|j| p0[j].clamp(lo[j], hi[j])).collect();
     let mut r = f(&p);
     let mut c = cost(r.as_deref());
     let mut lambda = 1e-3;
     for it in 0..MAX_ITERATIONS {
+        if known.iter().any(|k| near(&p, k)) {
+            return None;
+        }
         let Some(r0) = r.clone().filter(|_| c.is_finite()) else {
             // Not even the start predicts: nothing to descend from.
-            return Solution {
+            return Some(Solution {
                 p,
                 cost: c,
                 converged: false,
                 iterations: it,
-            };
+            });
         };
         if c <= 1e-30 {
-            return Solution {
+            return Some(Solution {
                 p,
                 cost: c,
                 converged: true,
                 iterations: it,
-            };
+            });
         }
         let Some(cols) = jacobian(f, &p, &r0, lo, hi) else {
-            return Solution {
+            return Some(Solution {
                 p,
                 cost: c,
                 converged: false,
                 iterations: it,
-            };
+            });
         };
         let g: Vec<f64> = cols
             .iter()
@@ -147,12 +175,12 @@ pub fn minimise(f: &mut Residuals<'_>, p0: &[f64], lo: &[f64], hi: &[f64]) -> So
             .collect();
         let gnorm = free.iter().map(|&j| g[j].abs()).fold(0.0, f64::max);
         if free.is_empty() || gnorm <= 1e-15 * (1.0 + c) {
-            return Solution {
+            return Some(Solution {
                 p,
                 cost: c,
                 converged: true,
                 iterations: it,
-            };
+            });
         }
         let a: Vec<Vec<f64>> = free
             .iter()
@@ -187,12 +215,12 @@ pub fn minimise(f: &mut Residuals<'_>, p0: &[f64], lo: &[f64], hi: &[f64]) -> So
                     c = cq;
                     lambda = (lambda / 3.0).max(1e-12);
                     if gain < 1e-13 {
-                        return Solution {
+                        return Some(Solution {
                             p,
                             cost: c,
                             converged: true,
                             iterations: it + 1,
-                        };
+                        });
                     }
                     break;
                 }
@@ -200,21 +228,21 @@ pub fn minimise(f: &mut Residuals<'_>, p0: &[f64], lo: &[f64], hi: &[f64]) -> So
             lambda *= 4.0;
             if lambda > 1e12 {
                 // No step lowers the cost: a local minimum.
-                return Solution {
+                return Some(Solution {
                     p,
                     cost: c,
                     converged: true,
                     iterations: it + 1,
-                };
+                });
             }
         }
     }
-    Solution {
+    Some(Solution {
         p,
         cost: c,
         converged: false,
         iterations: MAX_ITERATIONS,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -232,6 +260,24 @@ mod tests {
         assert!(s.converged);
         assert!((s.p[0] - 2.0).abs() < 1e-9, "{:?}", s.p);
         assert_eq!(s.p[1], 3.0);
+    }
+
+    #[test]
+    fn a_descent_into_a_known_minimum_stops() {
+        // One minimum at (2, 5): a second start that descends to it ends
+        // there; a known point elsewhere does not stop it.
+        let mut f = |p: &[f64]| Some(vec![p[0] - 2.0, p[1] - 5.0]);
+        let (lo, hi) = ([-10.0, -10.0], [10.0, 10.0]);
+        let first = minimise(&mut f, &[0.0, 0.0], &lo, &hi);
+        assert!(first.converged);
+        let known = vec![first.p.clone()];
+        assert_eq!(
+            minimise_unless_known(&mut f, &[9.0, -9.0], &lo, &hi, &known),
+            None
+        );
+        let elsewhere = vec![vec![-7.0, -7.0]];
+        let s = minimise_unless_known(&mut f, &[9.0, -9.0], &lo, &hi, &elsewhere);
+        assert!(s.is_some_and(|s| s.converged && (s.p[0] - 2.0).abs() < 1e-9));
     }
 
     #[test]

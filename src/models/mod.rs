@@ -116,6 +116,13 @@ pub trait Model: Sync {
     fn predict_run(&self, _s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {
         None
     }
+    /// `predict_run` of `s` prepared for many values of this model's
+    /// factors (a calibration asks thousands): what does not depend on
+    /// them is computed once. `None`: the calibration calls `predict_run`
+    /// with the factors set in the scenario.
+    fn run_predictor(&self, _s: &Scenario) -> Option<RunPredictor> {
+        None
+    }
     /// The factors it can be calibrated by on `s` (`crate::calibration`),
     /// in the order they are fitted; none: as published only. A model
     /// with factors reads their values from `s.calibration` wherever it
@@ -167,6 +174,12 @@ pub trait Model: Sync {
         None
     }
 }
+
+/// A run's prediction as a function of the model's factors (name →
+/// value; absent: as published), `None` when it gives none
+/// (`Model::run_predictor`).
+pub type RunPredictor =
+    Box<dyn Fn(&std::collections::BTreeMap<String, f64>) -> Option<RunPrediction> + Send + Sync>;
 
 /// An input a share link names but does not carry.
 #[derive(Clone, Debug, PartialEq)]

@@ -265,6 +265,13 @@ for (const [key, what] of [
     row(what, `${t[0].value.toLocaleString('en-US')} characters; encode median ${us(t[1].median_us)}; decode + validate median ${us(t[2].median_us)}`);
   }
 }
+// Calibration (issue 35): every page edit of a scenario with runs refits.
+{
+  const target = '< 100 ms in the page';
+  const what = 'calibrating Zeng et al. on 50 runs with leave-one-out, native';
+  const t = nativeTiming(['calibration.zeng50'], what, target);
+  if (t) row(what, `median ${us(t[0].median_us)}, max ${us(t[0].max_us)}`, target, verdict(t[0].median_us < 100000));
+}
 for (const [kind, what] of [
   ['algorithm1', 'Cynthia Algorithm 1 (paper mode), 20 instance types (the paper reports 13-39 ms)'],
   ['exact', 'Cynthia exact search, 20 types × 1 ≤ n_ps ≤ n_wk ≤ 64'],
@@ -408,6 +415,15 @@ for (const [kind, what, target, limit] of [
   const label = 'spotDNN whole evaluation, the shipped current catalog (31 types × quota 32), in headless Chromium (wasm32)';
   if (!m) failed(label, `no spotdnn.wasm.scale.evaluation.current31-q32 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/spotdnn_wasm_bench.rs)`, target);
   else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 300));
+}
+
+// The same calibration compiled to wasm32 (the worker's code).
+{
+  const target = '< 100 ms';
+  const m = wasm.get('calibration.wasm.zeng50');
+  const label = 'calibrating Zeng et al. on 50 runs with leave-one-out, in headless Chromium (wasm32)';
+  if (!m) failed(label, `no calibration.wasm.zeng50 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/calibration_wasm_bench.rs)`, target);
+  else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 100));
 }
 
 // Li et al.'s event core compiled to wasm32 (the page's build), in headless

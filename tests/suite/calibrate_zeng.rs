@@ -483,3 +483,38 @@ fn showcase_leave_one_out_on_the_papers_tables_6_and_7() {
         assert!(l < 0.10, "{net}: leave-one-out median {l}");
     }
 }
+
+#[test]
+fn the_prepared_predictor_gives_predict_runs_numbers() {
+    // Every run of every shipped set, at the published values and at
+    // factors away from them: the calibration's fast path and the model's
+    // own prediction agree to the bit.
+    let factor_sets: Vec<BTreeMap<String, f64>> = vec![
+        BTreeMap::new(),
+        [
+            ("link", 0.61),
+            ("latency_s", 0.2),
+            ("rate:Quadro RTX 4000", 1.7),
+            ("rate:GeForce GTX 1060 6GB", 0.3),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+    ];
+    for (net, text) in SETS {
+        let s = scenario(text);
+        for run in &s.runs {
+            let rs = run_scenario(&s, run);
+            let predict = zeng()
+                .run_predictor(&rs)
+                .unwrap_or_else(|| panic!("{net} {}: no predictor", run.label));
+            for values in &factor_sets {
+                let mut with = rs.clone();
+                with.calibration.set("zeng", values.clone());
+                let want = predicted(&with, run);
+                let got = predict(values).and_then(|p| p.iteration_s);
+                assert_eq!(got, Some(want), "{net} {} {values:?}", run.label);
+            }
+        }
+    }
+}

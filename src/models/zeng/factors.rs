@@ -14,6 +14,8 @@
 //!
 //! As published: no factors (every ratio 1, the latency 0).
 
+use std::collections::BTreeMap;
+
 use crate::calibration::{FactorKind, FactorSpec};
 use crate::hardware::Processor;
 use crate::scenario::Scenario;
@@ -37,13 +39,18 @@ pub struct Applied {
 /// The scenario's `calibration.zeng`, as published where absent (a
 /// factor that does not validate is reported by `validate`).
 pub fn applied(s: &Scenario) -> Applied {
+    s.calibration
+        .of(ID)
+        .map_or_else(|| from_values(&BTreeMap::new()), from_values)
+}
+
+/// Factor values by name as the model applies them (absent: as
+/// published; a value that is not finite is left out).
+pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
     let mut a = Applied {
         rates: Vec::new(),
         link: 1.0,
         latency_s: 0.0,
-    };
-    let Some(stored) = s.calibration.of(ID) else {
-        return a;
     };
     for (name, &v) in stored {
         if !v.is_finite() {
@@ -72,22 +79,27 @@ impl Applied {
     /// `p` at the achieved fraction of its rate: the clock term scaled,
     /// so `flops()` scales and the rest of the description stays.
     pub fn processor(&self, instance: &str, p: Processor) -> Processor {
-        let f = self.rate(instance);
-        if f == 1.0 {
-            return p;
-        }
-        match p {
-            Processor::Cpu { hz, simd } => Processor::Cpu { hz: hz * f, simd },
-            Processor::Gpu {
-                hz,
-                stream_processors,
-                fma,
-            } => Processor::Gpu {
-                hz: hz * f,
-                stream_processors,
-                fma,
-            },
-        }
+        at_rate_fraction(p, self.rate(instance))
+    }
+}
+
+/// `p` at fraction `f` of its rate: the clock term scaled, so `flops()`
+/// scales and the rest of the description stays.
+pub fn at_rate_fraction(p: Processor, f: f64) -> Processor {
+    if f == 1.0 {
+        return p;
+    }
+    match p {
+        Processor::Cpu { hz, simd } => Processor::Cpu { hz: hz * f, simd },
+        Processor::Gpu {
+            hz,
+            stream_processors,
+            fma,
+        } => Processor::Gpu {
+            hz: hz * f,
+            stream_processors,
+            fma,
+        },
     }
 }
 

@@ -4,7 +4,7 @@
 use super::eval::{evaluate_validated, network_figures, worker_inputs};
 use super::report::build;
 use super::{factors, section};
-use super::{simulate, Link};
+use super::{simulate, Link, WorkerInput};
 use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
@@ -130,6 +130,10 @@ impl Model for Zeng {
         Some(predict_run(s))
     }
 
+    fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
+        run_predictor(s)
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         given(s)?;
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
@@ -192,6 +196,55 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
         latency_s: s.hardware.cluster.ps.latency_s + f.latency_s,
     };
     Ok(RunPrediction::iteration(simulate(&net, &workers, &link).iteration_s))
+}
+
+/// `predict_run` with the network, the workers as published and the
+/// PS side read once; each call applies the factors and runs the queue.
+fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
+    let bandwidth = given(s).ok()?;
+    let mut base = s.clone();
+    base.calibration.set(section::ID, Default::default());
+    let workers = worker_inputs(&base).ok()?;
+    // Each worker's rate factor by its key, so a call allocates no name.
+    let rate_keys: Vec<String> = s
+        .hardware
+        .cluster
+        .workers
+        .iter()
+        .flat_map(|g| {
+            std::iter::repeat_n(
+                format!("{}{}", factors::RATE_PREFIX, g.instance),
+                g.count as usize,
+            )
+        })
+        .collect();
+    let (_, net) = network_figures(s);
+    let ps_latency = s.hardware.cluster.ps.latency_s;
+    Some(Box::new(move |values| {
+        let get = |key: &str, published: f64| {
+            values
+                .get(key)
+                .copied()
+                .filter(|v| v.is_finite())
+                .unwrap_or(published)
+        };
+        let scaled: Vec<WorkerInput> = workers
+            .iter()
+            .zip(&rate_keys)
+            .map(|(w, key)| WorkerInput {
+                name: String::new(),
+                processor: factors::at_rate_fraction(w.processor.clone(), get(key, 1.0)),
+                batch_size: w.batch_size,
+            })
+            .collect();
+        let link = Link {
+            bandwidth_bytes_per_s: bandwidth * get(factors::LINK, 1.0),
+            latency_s: ps_latency + get(factors::LATENCY, 0.0),
+        };
+        Some(RunPrediction::iteration(
+            simulate(&net, &scaled, &link).iteration_s,
+        ))
+    }))
 }
 
 /// "Calibrated: …" when the scenario has Zeng factors, so a figure is
