@@ -18,6 +18,7 @@
 //! throughput (they are reciprocal). Errors are reported as the runs
 //! comparison reports them, `(predicted − measured) / measured`.
 
+pub mod analysis;
 pub mod fit;
 pub mod lm;
 pub mod report;

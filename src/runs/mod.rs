@@ -22,6 +22,7 @@
 //! - `compare.rs`: predictions, signed errors, median and worst per model.
 //! - `report.rs`: the comparison as a `Report` (table, parity chart).
 
+pub mod analysis;
 pub mod compare;
 pub mod files;
 pub mod report;

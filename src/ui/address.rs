@@ -41,7 +41,7 @@ pub fn read_view() -> Option<String> {
     raw.split('&')
         .skip(1)
         .find_map(|kv| kv.strip_prefix("view="))
-        .filter(|v| crate::models::by_id(v).is_some())
+        .filter(|v| crate::worker::shown_by_id(v).is_some())
         .map(str::to_string)
 }
 

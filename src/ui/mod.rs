@@ -17,6 +17,7 @@ mod module_worker;
 mod plotly_js;
 mod plotly_slices;
 mod report_view;
+mod runs_panel;
 mod state;
 mod task_queue;
 mod toolbar;

@@ -40,7 +40,7 @@ pub fn AllResults(
 #[component]
 pub fn RuntimeStatus() -> impl IntoView {
     let state = super::expect_state();
-    let name = |id: &str| crate::models::by_id(id).map_or("…", |m| m.name());
+    let name = |id: &str| crate::worker::shown_by_id(id).map_or("…", |m| m.name());
     // The box stays while a request runs; only its text and bar follow the
     // progress, so the Cancel button is never rebuilt under the pointer.
     let running = Memo::new(move |_| state.progress.with(Option::is_some));

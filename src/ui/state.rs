@@ -225,6 +225,9 @@ pub struct AppState {
     pub scenario: RwSignal<Scenario>,
     /// One slot per registry model, in registry order.
     pub models: StoredValue<Vec<ModelSlot>>,
+    /// The analyses over every model (`worker::ANALYSES`): the measured
+    /// runs and the calibration, shown in their own view.
+    pub analyses: StoredValue<Vec<ModelSlot>>,
     /// A problem with the whole scenario (a corrupt link, a bad import).
     pub banner: RwSignal<Option<String>>,
     /// Every validation message of the current scenario.
@@ -305,9 +308,14 @@ impl AppState {
             .iter()
             .map(|&m| ModelSlot::new(m, unreadable))
             .collect();
+        let analyses: Vec<ModelSlot> = crate::worker::ANALYSES
+            .iter()
+            .map(|&m| ModelSlot::new(m, unreadable))
+            .collect();
         let state = AppState {
             scenario,
             models: StoredValue::new(models),
+            analyses: StoredValue::new(analyses),
             banner: RwSignal::new(banner),
             validation: Memo::new(move |_| scenario.with(crate::models::validate)),
             instance_names: Memo::new(move |_| {
@@ -576,9 +584,12 @@ impl AppState {
         self.models.get_value()
     }
 
-    /// The slot of registry model `id`.
+    /// The slot of registry model or analysis `id`.
     pub fn slot(&self, id: &str) -> Option<ModelSlot> {
-        self.slots().into_iter().find(|s| s.model.id() == id)
+        self.slots()
+            .into_iter()
+            .chain(self.analyses.get_value())
+            .find(|s| s.model.id() == id)
     }
 
     /// Validation messages whose field path starts with `prefix`, from the
@@ -896,14 +907,16 @@ pub enum InputTab {
     Cluster,
     Catalog,
     Models,
+    Runs,
 }
 
 impl InputTab {
-    pub const ALL: [InputTab; 4] = [
+    pub const ALL: [InputTab; 5] = [
         InputTab::Workload,
         InputTab::Cluster,
         InputTab::Catalog,
         InputTab::Models,
+        InputTab::Runs,
     ];
 
     pub fn label(self) -> &'static str {
@@ -912,6 +925,7 @@ impl InputTab {
             InputTab::Cluster => "Cluster",
             InputTab::Catalog => "Catalog",
             InputTab::Models => "Goals & models",
+            InputTab::Runs => "Measured runs",
         }
     }
 
@@ -921,6 +935,7 @@ impl InputTab {
             InputTab::Cluster => "cluster",
             InputTab::Catalog => "catalog",
             InputTab::Models => "models",
+            InputTab::Runs => "runs",
         }
     }
 }

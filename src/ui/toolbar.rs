@@ -13,7 +13,7 @@ use crate::models::encode_share;
 use crate::worker::ExportFormat;
 
 /// The example scenarios shipped in `public/examples/`.
-const EXAMPLES: [(&str, &str); 7] = [
+const EXAMPLES: [(&str, &str); 8] = [
     (
         "VGG-16, 2× RTX 4000 + GTX 1060, 1 GbE (Table 6)",
         include_str!("../../public/examples/vgg16-hetero-1gbe.json"),
@@ -41,6 +41,10 @@ const EXAMPLES: [(&str, &str); 7] = [
     (
         "VGG-16 asynchronous SGD, 1 PS at 10 Gb/s: throughput vs workers (Li et al.)",
         include_str!("../../public/examples/li-vgg16-10gbe.json"),
+    ),
+    (
+        "VGG-16 measured runs of Tables 6-7: every model's error, calibration, leave-one-out",
+        include_str!("../../public/examples/zeng-tables6-7-vgg16-runs.json"),
     ),
 ];
 

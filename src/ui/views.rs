@@ -10,7 +10,11 @@ use super::fields::gradual;
 use super::model_inputs::PANELS;
 use super::report_view::{slot_figure, ChartTable, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
-use super::{catalog_panel, cluster_panel, expect_state, goals_panel, workload_panel};
+use super::{catalog_panel, cluster_panel, expect_state, goals_panel, runs_panel, workload_panel};
+
+/// The analyses' ids (`worker::ANALYSES`).
+const RUNS: &str = "runs";
+const CALIBRATION: &str = "calibration";
 
 /// The results views' tabs: the overview, then each registry model.
 #[component]
@@ -40,10 +44,15 @@ pub fn ViewTabs() -> impl IntoView {
         .into_iter()
         .map(|s| tab(s.model.id(), s.model.name(), Some(s)))
         .collect_view();
+    // The measured runs and their calibration share one view.
+    let runs = state
+        .slot(RUNS)
+        .map(|s| tab(RUNS, "Measured runs", Some(s)));
     view! {
         <nav class="tabs views" role="tablist" aria-label="results views">
             {tab(OVERVIEW, "Overview", None)}
             {models}
+            {runs}
         </nav>
     }
 }
@@ -58,10 +67,28 @@ pub fn ResultsView() -> impl IntoView {
         {move || {
             let v = view.get();
             match state.slot(&v) {
+                Some(_) if v == RUNS || v == CALIBRATION => view! { <RunsResults /> }.into_any(),
                 Some(slot) => view! { <ModelResults entry=slot /> }.into_any(),
                 None => view! { <Overview /> }.into_any(),
             }
         }}
+    }
+}
+
+/// The view of the measured runs: every model against them, then the
+/// calibration on them (shown once the runs are there).
+#[component]
+fn RunsResults() -> impl IntoView {
+    let state = expect_state();
+    let runs = state.slot(RUNS);
+    let calibration = state.slot(CALIBRATION);
+    view! {
+        {runs.map(|s| view! { <ModelResults entry=s /> })}
+        {calibration.map(|s| view! {
+            <Show when=move || runs.is_some_and(|r| !r.is_missing())>
+                <ModelResults entry=s />
+            </Show>
+        })}
     }
 }
 
@@ -242,7 +269,9 @@ fn ErrorCount(tab: InputTab) -> impl IntoView {
 
 /// The input section a scenario field is edited in.
 pub fn input_tab_of(field: &str) -> InputTab {
-    if field.starts_with("hardware.catalog") || field.starts_with("hardware.pricing") {
+    if field.starts_with("runs") || field.starts_with("calibration") {
+        InputTab::Runs
+    } else if field.starts_with("hardware.catalog") || field.starts_with("hardware.pricing") {
         InputTab::Catalog
     } else if field.starts_with("hardware") {
         InputTab::Cluster
@@ -269,6 +298,7 @@ pub fn InputsView() -> impl IntoView {
         InputTab::Cluster => view! { <cluster_panel::ClusterPanel /> }.into_any(),
         InputTab::Catalog => view! { <catalog_panel::CatalogPanel /> }.into_any(),
         InputTab::Models => view! { <ModelPanels /> }.into_any(),
+        InputTab::Runs => view! { <runs_panel::RunsPanel /> }.into_any(),
     }
 }
 

@@ -27,7 +27,20 @@ pub mod parts;
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::{self, by_id, evaluate_streamed, for_link, Unavailable, MODELS};
+use crate::models::{self, by_id, evaluate_streamed, for_link, Model, Unavailable, MODELS};
+
+/// Reports over every registry model, computed after the models on each
+/// request and shown beside them: the measured runs against every model,
+/// then the calibration on those runs.
+pub static ANALYSES: &[&dyn Model] = &[
+    &crate::runs::analysis::MEASURED_RUNS,
+    &crate::calibration::analysis::CALIBRATE,
+];
+
+/// A registry model or an analysis, by id.
+pub fn shown_by_id(id: &str) -> Option<&'static dyn Model> {
+    by_id(id).or_else(|| ANALYSES.iter().copied().find(|a| a.id() == id))
+}
 use crate::report::csv::csv;
 use crate::report::Report;
 use crate::scenario::codec::encode_link;
@@ -275,7 +288,7 @@ impl Server {
         now: &dyn Fn() -> f64,
     ) {
         self.split_at.clear();
-        let total = MODELS.len();
+        let total = MODELS.len() + ANALYSES.len();
         for (done, model) in MODELS.iter().enumerate() {
             let model_id = model.id().to_string();
             post(encode(&FromWorker::Progress {
@@ -314,6 +327,18 @@ impl Server {
                     left_out: left_out.into_iter().map(|l| l.key).collect(),
                 }));
             }
+        }
+        for (k, analysis) in ANALYSES.iter().enumerate() {
+            let analysis_id = analysis.id().to_string();
+            post(encode(&FromWorker::Progress {
+                id,
+                model: analysis_id.clone(),
+                done: MODELS.len() + k,
+                total,
+            }));
+            let start = now();
+            let result = models::evaluate(*analysis, &scenario);
+            self.finish(id, analysis_id, result, now() - start, post);
         }
         self.current = Some((id, scenario));
         post(encode(&FromWorker::Done { id }));
@@ -380,7 +405,12 @@ impl Server {
             }
             (Err(_), _) => {}
         }
-        let order = |r: &Report| MODELS.iter().position(|m| m.id() == r.model);
+        let order = |r: &Report| {
+            MODELS
+                .iter()
+                .chain(ANALYSES)
+                .position(|m| m.id() == r.model)
+        };
         self.last_good.sort_by_key(order);
         post(encode(&FromWorker::Result {
             id,
@@ -584,8 +614,8 @@ mod tests {
             split: false,
         }));
         // progress + result of the first model, the link, progress + result
-        // of every other model, then done.
-        assert_eq!(msgs.len(), 2 * MODELS.len() + 2);
+        // of every other model and analysis, then done.
+        assert_eq!(msgs.len(), 2 * (MODELS.len() + ANALYSES.len()) + 2);
         assert_eq!(
             msgs[2],
             FromWorker::Link {
@@ -609,10 +639,35 @@ mod tests {
             .collect();
         let direct: Vec<(String, Result<Report, Unavailable>)> = evaluate_all(&s)
             .into_iter()
+            .chain(ANALYSES.iter().map(|&a| (a, evaluate(a, &s))))
             .map(|(m, r)| (m.id().to_string(), r))
             .collect();
         // Through JSON and back, bit for bit.
         assert_eq!(results, direct);
+    }
+
+    #[test]
+    fn a_scenario_with_runs_gets_the_comparison_and_the_calibration() {
+        let s = crate::models::from_json(include_str!(
+            "../../public/examples/zeng-tables6-7-vgg16-runs.json"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let msgs = run(&encode(&ToWorker::Evaluate {
+            id: 3,
+            scenario: Box::new(s.clone()),
+            split: false,
+        }));
+        for a in ANALYSES {
+            let got = msgs.iter().find_map(|m| match m {
+                FromWorker::Result { model, outcome, .. } if model == a.id() => {
+                    Some(outcome.clone().into_result())
+                }
+                _ => None,
+            });
+            let want = evaluate(*a, &s).map(|r| r.trimmed(PAGE_TABLE_ROWS));
+            assert!(want.is_ok(), "{}: {want:?}", a.id());
+            assert_eq!(got, Some(want), "{}", a.id());
+        }
     }
 
     #[test]
@@ -649,13 +704,13 @@ mod tests {
             .iter()
             .filter_map(|m| match m {
                 FromWorker::Progress { done, total, .. } => {
-                    assert_eq!(*total, MODELS.len());
+                    assert_eq!(*total, MODELS.len() + ANALYSES.len());
                     Some(*done)
                 }
                 _ => None,
             })
             .collect();
-        assert_eq!(done, (0..MODELS.len()).collect::<Vec<_>>());
+        assert_eq!(done, (0..MODELS.len() + ANALYSES.len()).collect::<Vec<_>>());
     }
 
     #[test]

@@ -43,13 +43,14 @@ const INPUT_TAB = [
   [/^(device-|calibrate|catalog-|add-aws|add-current|precision)/, 'catalog'],
   [/^(beta\d|c-prof|goal-|max-workers|profile-|loss-|fit-workers|epoch-samples|flops-per-weight|sweep-max-workers|sync|pricing|spotdnn-|stash-|li-)/, 'models'],
   [/^(layer-|forward-flop|network-|ignored-layers|weights)/, 'workload'],
+  [/^(run-|runs-)/, 'runs'],
 ];
 
 /** The input sections, in the page's order. */
-export const INPUT_TABS = ['workload', 'cluster', 'catalog', 'models'];
+export const INPUT_TABS = ['workload', 'cluster', 'catalog', 'models', 'runs'];
 
 /** The shipped examples as `pickExample` takes them (-1: the landing one). */
-export const EXAMPLES = [-1, 1, 2, 3, 4, 5, 6];
+export const EXAMPLES = [-1, 1, 2, 3, 4, 5, 6, 7];
 
 /** Every example × every input section: loads the example, opens the
  *  section, lets long lists build, then `await fn(example, tab)`. */
@@ -64,7 +65,7 @@ export async function eachInputSection(page, fn) {
   }
 }
 
-/** Opens the input section `tab` (workload, cluster, catalog, models) and
+/** Opens the input section `tab` (workload, cluster, catalog, models, runs) and
  *  waits until its panels are built (the models' take a few frames). */
 export async function showInputs(page, tab) {
   const t = page.locator(ID(`inputs-${tab}`));

@@ -1,0 +1,132 @@
+//! The calibration of every model with factors on the measured runs,
+//! served by the evaluation protocol (`Model`) so the worker refits on
+//! every edit and the page shows it as it shows a model's results, with
+//! an action per model that stores its fitted factors (and one that goes
+//! back to the model as published). Not in the registry: it reads every
+//! model.
+
+use serde_json::{json, Map, Value};
+
+use super::fit::{calibrate, FitOptions, ModelCalibration};
+use crate::inputs::Need;
+use crate::models::{Model, Unavailable, Work, MODELS};
+use crate::report::{Action, Report};
+use crate::scenario::Scenario;
+
+pub struct Calibrate;
+
+/// The calibration as the worker and the page list it.
+pub static CALIBRATE: Calibrate = Calibrate;
+
+/// Most runs calibrated at once: leave-one-out refits once per run, each
+/// refit over every run, so the work grows with the square (50 runs take
+/// 30 ms natively; this many about 3 s).
+pub const MAX_RUNS_SQUARED: f64 = 250_000.0;
+
+const NEEDS: &[Need] = &[Need {
+    field: "runs",
+    what: "at least two measured runs a model with factors predicts",
+    optional: false,
+}];
+
+impl Model for Calibrate {
+    fn id(&self) -> &'static str {
+        "calibration"
+    }
+    fn name(&self) -> &'static str {
+        "Calibration"
+    }
+    fn about(&self) -> &'static str {
+        "each model's factors fitted to your runs, with in-sample and leave-one-out error"
+    }
+    fn paper(&self) -> &'static str {
+        ""
+    }
+    fn needs(&self) -> &'static [Need] {
+        NEEDS
+    }
+    fn reads(&self) -> &'static [&'static str] {
+        &["runs", "calibration"]
+    }
+    fn work(&self, s: &Scenario) -> Vec<Work> {
+        let n = s.runs.len() as f64;
+        vec![Work {
+            units: n * n,
+            unit: "run-refits (runs squared)",
+            limit: MAX_RUNS_SQUARED,
+            field: "runs".into(),
+            reduce: "the number of runs".into(),
+        }]
+    }
+    fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
+        if s.runs.is_empty() {
+            return Err(Unavailable::missing("runs", NEEDS[0].what));
+        }
+        let models: Vec<&'static dyn Model> = MODELS
+            .iter()
+            .copied()
+            .filter(|m| !m.factors(s).is_empty())
+            .collect();
+        if models.is_empty() {
+            return Err(Unavailable::missing(
+                "runs",
+                "a model with factors that predicts these runs (Zeng et al.'s need the runs' devices in the catalog)",
+            ));
+        }
+        let results = calibrate(s, &models, &FitOptions::default());
+        let mut r = super::report::build(&results, &s.display_title());
+        for (m, result) in &results {
+            if let Ok(c) = result {
+                r.actions.extend(apply(s, *m, c));
+            }
+            if s.calibration.of(m.id()).is_some() {
+                r.actions.push(Action {
+                    key: format!("{}-published", m.id()),
+                    label: format!("{} as published", m.name()),
+                    description: format!(
+                        "Removes the factors at calibration.{}: {} is computed as its paper has it.",
+                        m.id(),
+                        m.name()
+                    ),
+                    patch: json!({ "calibration": { m.id(): null } }),
+                });
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// "Use the calibrated factors" for one model, when the fit has any and
+/// they are not the ones stored already.
+fn apply(s: &Scenario, m: &dyn Model, c: &ModelCalibration) -> Option<Action> {
+    let values = c.values();
+    if values.is_empty() || s.calibration.of(m.id()) == Some(&values) {
+        return None;
+    }
+    // A merge patch: the fitted values, and null for a stored factor the
+    // fit left as published.
+    let mut obj = Map::new();
+    if let Some(stored) = s.calibration.of(m.id()) {
+        for name in stored.keys() {
+            obj.insert(name.clone(), Value::Null);
+        }
+    }
+    for (name, v) in &values {
+        obj.insert(name.clone(), json!(v));
+    }
+    let list: Vec<String> = values
+        .iter()
+        .map(|(k, v)| format!("{k} = {v:.4}"))
+        .collect();
+    Some(Action {
+        key: format!("{}-apply", m.id()),
+        label: format!("Use {}'s calibrated factors", m.name()),
+        description: format!(
+            "Stores {} at calibration.{}: every figure, timeline and chart of {} uses them, and a shared link carries them.",
+            list.join(", "),
+            m.id(),
+            m.name()
+        ),
+        patch: json!({ "calibration": { m.id(): Value::Object(obj) } }),
+    })
+}
