@@ -47,8 +47,8 @@ enum UnavailableKind {
 }
 
 impl TryFrom<UnavailableRepr> for Unavailable {
-    type Error = String;
-    fn try_from(r: UnavailableRepr) -> Result<Self, String> {
+    type Error = crate::tagged::MissingField;
+    fn try_from(r: UnavailableRepr) -> Result<Self, Self::Error> {
         Ok(match r.kind {
             UnavailableKind::Missing => Unavailable::Missing {
                 needs: crate::tagged::need(r.needs, "missing", "needs")?,

@@ -1,17 +1,30 @@
 //! Clusters written as people write them: "2× p3.2xlarge + 1× g4dn.4xlarge".
 //! spotDNN's measurements and plans and Stash's configurations read them.
 
+/// Why a cluster's text does not read, quoting the part at fault.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClusterTextError {
+    #[error("\"{text}\" is not a cluster: write it as 2× p3.2xlarge + 1× g4dn.4xlarge")]
+    NotACluster { text: String },
+    #[error("\"{part}\": the count is too large")]
+    CountTooLarge { part: String },
+    #[error("\"{part}\" names no instance type")]
+    NoType { part: String },
+    #[error("\"{part}\": a count must be at least 1")]
+    ZeroCount { part: String },
+}
+
 /// Reads a cluster written as "2× p3.2xlarge + 1× g4dn.4xlarge" ("2x",
 /// "2 *" and a bare name for one also read) into (type, count) pairs, one
 /// per type.
-pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, String> {
+pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, ClusterTextError> {
     let mut out: Vec<(String, u32)> = Vec::new();
     for part in text.split('+') {
         let part = part.trim();
         if part.is_empty() {
-            return Err(format!(
-                "\"{text}\" is not a cluster: write it as 2× p3.2xlarge + 1× g4dn.4xlarge"
-            ));
+            return Err(ClusterTextError::NotACluster {
+                text: text.to_string(),
+            });
         }
         let digits = part
             .find(|c: char| !c.is_ascii_digit())
@@ -19,9 +32,12 @@ pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, String> {
         let (count, rest) = if digits == 0 {
             (1, part)
         } else {
-            let count: u32 = part[..digits]
-                .parse()
-                .map_err(|_| format!("\"{part}\": the count is too large"))?;
+            let count: u32 =
+                part[..digits]
+                    .parse()
+                    .map_err(|_| ClusterTextError::CountTooLarge {
+                        part: part.to_string(),
+                    })?;
             let rest = part[digits..].trim_start();
             let rest = rest
                 .strip_prefix(['×', '*'])
@@ -30,10 +46,14 @@ pub fn parse_cluster(text: &str) -> Result<Vec<(String, u32)>, String> {
             (count, rest.trim())
         };
         if rest.is_empty() {
-            return Err(format!("\"{part}\" names no instance type"));
+            return Err(ClusterTextError::NoType {
+                part: part.to_string(),
+            });
         }
         if count == 0 {
-            return Err(format!("\"{part}\": a count must be at least 1"));
+            return Err(ClusterTextError::ZeroCount {
+                part: part.to_string(),
+            });
         }
         match out.iter_mut().find(|(n, _)| n == rest) {
             Some((_, c)) => *c = c.saturating_add(count),
@@ -65,8 +85,17 @@ mod tests {
         );
         assert_eq!(parse_cluster("1× a + 2× a"), Ok(vec![("a".to_string(), 3)]));
         assert!(parse_cluster("").is_err());
-        assert!(parse_cluster("0× a").is_err());
+        assert_eq!(
+            parse_cluster("0× a").map_err(|e| e.to_string()),
+            Err("\"0× a\": a count must be at least 1".to_string())
+        );
         assert!(parse_cluster("2× ").is_err());
-        assert!(parse_cluster("a + + b").is_err());
+        assert_eq!(
+            parse_cluster("a + + b").map_err(|e| e.to_string()),
+            Err(
+                "\"a + + b\" is not a cluster: write it as 2× p3.2xlarge + 1× g4dn.4xlarge"
+                    .to_string()
+            )
+        );
     }
 }

@@ -45,8 +45,8 @@ enum ProcessorKind {
 }
 
 impl TryFrom<ProcessorRepr> for Processor {
-    type Error = String;
-    fn try_from(r: ProcessorRepr) -> Result<Self, String> {
+    type Error = crate::tagged::MissingField;
+    fn try_from(r: ProcessorRepr) -> Result<Self, Self::Error> {
         use crate::tagged::need;
         let hz = r.hz;
         Ok(match r.kind {
@@ -533,39 +533,71 @@ pub const MAX_CATALOG_ENTRIES: usize = 1000;
 /// name is repeated in every row and label of a report.
 pub const MAX_NAME_CHARS: usize = 200;
 
-/// Reads a catalog file: a JSON array of instances (or `{"catalog": [...]}`),
-/// each checked; messages name the entry.
-pub fn parse_catalog(text: &str) -> Result<Vec<Instance>, String> {
-    if text.len() > 5 * 1024 * 1024 {
-        return Err("the file is larger than 5 MB".into());
+/// Why a catalog file does not read; an entry's error names it (from 1).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CatalogError {
+    #[error("the file is larger than 5 MB")]
+    TooLarge,
+    /// serde_json's message.
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    #[error("expected a JSON array of instances, or {{\"catalog\": [...]}}")]
+    NoCatalogArray,
+    #[error("expected a JSON array of instances")]
+    NotAnArray,
+    #[error("the catalog is empty")]
+    Empty,
+    #[error("{count} instances is more than the {MAX_CATALOG_ENTRIES} accepted")]
+    TooMany { count: usize },
+    #[error("instance {index}: needs a name")]
+    Unnamed { index: usize },
+    /// The entry does not read as an instance, or a value is out of range.
+    #[error("instance {index}: {message}")]
+    Entry { index: usize, message: String },
+}
+
+/// A catalog file read in the import worker (`crate::readers`) says its
+/// error as the file's content.
+impl From<CatalogError> for crate::errors::ReadError {
+    fn from(e: CatalogError) -> Self {
+        crate::errors::ReadError::Content(e.to_string())
     }
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+}
+
+/// Reads a catalog file: a JSON array of instances (or `{"catalog": [...]}`),
+/// each checked; errors name the entry.
+pub fn parse_catalog(text: &str) -> Result<Vec<Instance>, CatalogError> {
+    if text.len() > 5 * 1024 * 1024 {
+        return Err(CatalogError::TooLarge);
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| CatalogError::NotJson(e.to_string()))?;
     let list = match v {
         serde_json::Value::Array(a) => a,
         serde_json::Value::Object(mut o) => match o.remove("catalog") {
             Some(serde_json::Value::Array(a)) => a,
-            _ => return Err("expected a JSON array of instances, or {\"catalog\": [...]}".into()),
+            _ => return Err(CatalogError::NoCatalogArray),
         },
-        _ => return Err("expected a JSON array of instances".into()),
+        _ => return Err(CatalogError::NotAnArray),
     };
     if list.is_empty() {
-        return Err("the catalog is empty".into());
+        return Err(CatalogError::Empty);
     }
     if list.len() > MAX_CATALOG_ENTRIES {
-        return Err(format!(
-            "{} instances is more than the {MAX_CATALOG_ENTRIES} accepted",
-            list.len()
-        ));
+        return Err(CatalogError::TooMany { count: list.len() });
     }
     let mut out = Vec::with_capacity(list.len());
     for (i, item) in list.into_iter().enumerate() {
-        let inst: Instance =
-            serde_json::from_value(item).map_err(|e| format!("instance {}: {e}", i + 1))?;
+        let index = i + 1;
+        let inst: Instance = serde_json::from_value(item).map_err(|e| CatalogError::Entry {
+            index,
+            message: e.to_string(),
+        })?;
         if inst.name.trim().is_empty() {
-            return Err(format!("instance {}: needs a name", i + 1));
+            return Err(CatalogError::Unnamed { index });
         }
-        if let Some((_, e)) = inst.validate().into_iter().next() {
-            return Err(format!("instance {}: {e}", i + 1));
+        if let Some((_, message)) = inst.validate().into_iter().next() {
+            return Err(CatalogError::Entry { index, message });
         }
         out.push(inst);
     }

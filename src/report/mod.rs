@@ -16,7 +16,7 @@ pub mod unit;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tagged::need;
+use crate::tagged::{need, MissingField};
 
 pub use unit::{fmt_count, fmt_sig, Unit};
 
@@ -114,8 +114,8 @@ enum ValueKind {
 }
 
 impl TryFrom<ValueRepr> for Value {
-    type Error = String;
-    fn try_from(r: ValueRepr) -> Result<Self, String> {
+    type Error = MissingField;
+    fn try_from(r: ValueRepr) -> Result<Self, Self::Error> {
         Ok(match r.kind {
             ValueKind::Number => Value::Number {
                 value: need(r.value, "number", "value")?,
@@ -438,8 +438,8 @@ enum SeriesDataKind {
 }
 
 impl TryFrom<SeriesDataRepr> for SeriesData {
-    type Error = String;
-    fn try_from(r: SeriesDataRepr) -> Result<Self, String> {
+    type Error = MissingField;
+    fn try_from(r: SeriesDataRepr) -> Result<Self, Self::Error> {
         Ok(match r.kind {
             SeriesDataKind::Xy => SeriesData::Xy {
                 x: need(r.x, "xy", "x")?,
@@ -535,8 +535,8 @@ enum MarkerKind {
 }
 
 impl TryFrom<MarkerRepr> for Marker {
-    type Error = String;
-    fn try_from(r: MarkerRepr) -> Result<Self, String> {
+    type Error = MissingField;
+    fn try_from(r: MarkerRepr) -> Result<Self, Self::Error> {
         let label = r.label;
         Ok(match r.kind {
             MarkerKind::Vertical => Marker::Vertical {

@@ -143,7 +143,7 @@ fn header(line: usize, fields: &[String]) -> Result<Vec<Col>, String> {
 
 /// A whole number in a CSV field, or a message naming its line.
 fn whole(line: usize, what: &str, s: &str) -> Result<u32, String> {
-    let v = csv_number(line, what, s)?;
+    let v = csv_number(line, what, s).map_err(|e| e.to_string())?;
     if v.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&v) {
         return Err(format!(
             "line {line}: the {what} \"{}\" is not a whole number",
@@ -240,11 +240,11 @@ fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
             batch_size,
         });
         if let Some(v) = get(Col::Iteration) {
-            let t = csv_number(line, "iteration time [s]", v)?;
+            let t = csv_number(line, "iteration time [s]", v).map_err(|e| e.to_string())?;
             once(&mut run.iteration, t, line, "iteration time [s]", label)?;
         }
         if let Some(v) = get(Col::Throughput) {
-            let x = csv_number(line, "throughput [samples/s]", v)?;
+            let x = csv_number(line, "throughput [samples/s]", v).map_err(|e| e.to_string())?;
             once(
                 &mut run.throughput,
                 x,

@@ -27,11 +27,21 @@ pub fn merge(target: &mut Value, patch: &Value) {
     }
 }
 
+/// Why a patch gives no scenario (serde_json's words in each).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PatchError {
+    /// The scenario itself did not write as JSON.
+    #[error("{0}")]
+    Unwritable(String),
+    #[error("the change does not fit the scenario: {0}")]
+    DoesNotFit(String),
+}
+
 /// The scenario with `patch` applied, or why the result is not a scenario.
-pub fn apply(s: &Scenario, patch: &Value) -> Result<Scenario, String> {
-    let mut doc = serde_json::to_value(s).map_err(|e| e.to_string())?;
+pub fn apply(s: &Scenario, patch: &Value) -> Result<Scenario, PatchError> {
+    let mut doc = serde_json::to_value(s).map_err(|e| PatchError::Unwritable(e.to_string()))?;
     merge(&mut doc, patch);
-    serde_json::from_value(doc).map_err(|e| format!("the change does not fit the scenario: {e}"))
+    serde_json::from_value(doc).map_err(|e| PatchError::DoesNotFit(e.to_string()))
 }
 
 #[cfg(test)]
@@ -49,6 +59,17 @@ mod tests {
         assert_eq!(
             t,
             json!({"a": "z", "c": {"d": "e"}, "l": [3], "n": {"m": 1}})
+        );
+    }
+
+    #[test]
+    fn a_patch_that_breaks_the_document_says_so() {
+        let e = apply(&Scenario::example(), &json!({"goals": 3}))
+            .map_err(|e| e.to_string())
+            .unwrap_err();
+        assert!(
+            e.starts_with("the change does not fit the scenario: "),
+            "{e}"
         );
     }
 }

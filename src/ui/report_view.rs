@@ -283,7 +283,7 @@ fn ReportActions(id: &'static str, entry: ModelSlot) -> impl IntoView {
                 state.scenario.set(n);
                 status.set(Some(Ok(format!("Done: {}", a.description))));
             }
-            Err(e) => status.set(Some(Err(e))),
+            Err(e) => status.set(Some(Err(e.to_string()))),
         }
     };
     view! {

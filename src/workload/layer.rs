@@ -115,8 +115,8 @@ impl Layer {
             .saturating_mul(self.outw)
     }
 
-    /// Checks every dimension; the message names the layer and the field.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks every dimension; the error names the layer and the field.
+    pub fn validate(&self) -> Result<(), LayerError> {
         let dims = [
             ("inch", self.inch),
             ("kh", self.kh),
@@ -125,25 +125,42 @@ impl Layer {
             ("outh", self.outh),
             ("outw", self.outw),
         ];
-        for (field, v) in dims {
-            if v == 0 {
-                return Err(format!("layer '{}': {field} must be at least 1", self.name));
+        let layer = || self.name.clone();
+        for (field, value) in dims {
+            if value == 0 {
+                return Err(LayerError::Zero {
+                    layer: layer(),
+                    field,
+                });
             }
-            if v > MAX_DIM {
-                return Err(format!(
-                    "layer '{}': {field} = {v} is larger than {MAX_DIM}, the largest accepted dimension",
-                    self.name
-                ));
+            if value > MAX_DIM {
+                return Err(LayerError::TooLarge {
+                    layer: layer(),
+                    field,
+                    value,
+                });
             }
         }
         if self.kind == LayerKind::Fc
             && (self.kh != 1 || self.kw != 1 || self.outh != 1 || self.outw != 1)
         {
-            return Err(format!(
-                "layer '{}': a fully connected layer has kh = kw = outh = outw = 1",
-                self.name
-            ));
+            return Err(LayerError::FcShape { layer: layer() });
         }
         Ok(())
     }
+}
+
+/// Why a layer's dimensions describe no layer Eq. 4 can count.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LayerError {
+    #[error("layer '{layer}': {field} must be at least 1")]
+    Zero { layer: String, field: &'static str },
+    #[error("layer '{layer}': {field} = {value} is larger than {MAX_DIM}, the largest accepted dimension")]
+    TooLarge {
+        layer: String,
+        field: &'static str,
+        value: u64,
+    },
+    #[error("layer '{layer}': a fully connected layer has kh = kw = outh = outw = 1")]
+    FcShape { layer: String },
 }

@@ -83,6 +83,49 @@ pub enum FitError {
     Degenerate,
 }
 
+/// Why a loss goal gives no iteration count: a value out of its domain, or
+/// a goal the curve reaches at once or never.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GoalError {
+    #[error("the goal loss l_g must be a positive number (got {goal})")]
+    BadGoal { goal: f64 },
+    #[error("β0 of the loss model must be a positive number (got {beta0})")]
+    BadBeta0 { beta0: f64 },
+    #[error("β1 of the loss model must be a finite number (got {beta1})")]
+    BadBeta1 { beta1: f64 },
+    #[error("ASP needs at least one worker to count iterations per worker (n_wk = 0)")]
+    NoWorkers,
+    #[error("the loss model gives no iteration count for these values")]
+    NoCount,
+    #[error(
+        "the goal loss l_g = {goal} is already reached at s = 0: the curve starts at \
+         {}; a goal at or above the initial loss is probably a mistake (check l_g, β0 \
+         and β1)",
+        start(*.sync, *.initial, *.workers)
+    )]
+    AlreadyReached {
+        goal: f64,
+        sync: SyncMode,
+        /// The loss at `s = 0`: β0/β1 (BSP) or β0·√n/β1 (ASP).
+        initial: f64,
+        workers: u32,
+    },
+    #[error(
+        "the goal loss l_g = {goal} is below what the loss curve reaches in any \
+         sensible time: it needs about {iterations:.3e} iterations (more than {max:e})",
+        max = MAX_ITERATIONS
+    )]
+    OutOfReach { goal: f64, iterations: f64 },
+}
+
+/// The loss at `s = 0`, named by its formula.
+fn start(sync: SyncMode, initial: f64, n_workers: u32) -> String {
+    match sync {
+        SyncMode::Bsp => format!("β0/β1 = {initial}"),
+        SyncMode::Asp => format!("β0·√n/β1 = {initial} for n = {n_workers}"),
+    }
+}
+
 /// Cynthia Eq. 1: the loss after `s` global steps. For ASP, `n_workers` is
 /// the run's worker count; for BSP it is ignored.
 pub fn loss_at(sync: SyncMode, p: &LossParams, s: f64, n_workers: u32) -> f64 {
@@ -106,60 +149,43 @@ pub fn iterations_to_loss(
     p: &LossParams,
     loss_goal: f64,
     n_workers: u32,
-) -> Result<u64, String> {
+) -> Result<u64, GoalError> {
     if !(loss_goal.is_finite() && loss_goal > 0.0) {
-        return Err(format!(
-            "the goal loss l_g must be a positive number (got {loss_goal})"
-        ));
+        return Err(GoalError::BadGoal { goal: loss_goal });
     }
     if !(p.beta0.is_finite() && p.beta0 > 0.0) {
-        return Err(format!(
-            "β0 of the loss model must be a positive number (got {})",
-            p.beta0
-        ));
+        return Err(GoalError::BadBeta0 { beta0: p.beta0 });
     }
     if !p.beta1.is_finite() {
-        return Err(format!(
-            "β1 of the loss model must be a finite number (got {})",
-            p.beta1
-        ));
+        return Err(GoalError::BadBeta1 { beta1: p.beta1 });
     }
     let raw = match sync {
         SyncMode::Bsp => p.beta0 / loss_goal - p.beta1,
         SyncMode::Asp => {
             if n_workers == 0 {
-                return Err(
-                    "ASP needs at least one worker to count iterations per worker (n_wk = 0)"
-                        .to_string(),
-                );
+                return Err(GoalError::NoWorkers);
             }
             let n = f64::from(n_workers);
             p.beta0 / (loss_goal * n.sqrt()) - p.beta1 / n
         }
     };
     if raw.is_nan() {
-        return Err("the loss model gives no iteration count for these values".to_string());
+        return Err(GoalError::NoCount);
     }
     if raw <= 0.0 {
         // raw ≤ 0 needs β1 > 0, so the initial loss below is finite and positive.
-        let start = match sync {
-            SyncMode::Bsp => format!("β0/β1 = {}", p.beta0 / p.beta1),
-            SyncMode::Asp => format!(
-                "β0·√n/β1 = {} for n = {n_workers}",
-                p.beta0 * f64::from(n_workers).sqrt() / p.beta1
-            ),
-        };
-        return Err(format!(
-            "the goal loss l_g = {loss_goal} is already reached at s = 0: the curve starts at \
-             {start}; a goal at or above the initial loss is probably a mistake (check l_g, β0 \
-             and β1)"
-        ));
+        return Err(GoalError::AlreadyReached {
+            goal: loss_goal,
+            sync,
+            initial: loss_at(sync, p, 0.0, n_workers),
+            workers: n_workers,
+        });
     }
     if raw > MAX_ITERATIONS {
-        return Err(format!(
-            "the goal loss l_g = {loss_goal} is below what the loss curve reaches in any \
-             sensible time: it needs about {raw:.3e} iterations (more than {MAX_ITERATIONS:e})"
-        ));
+        return Err(GoalError::OutOfReach {
+            goal: loss_goal,
+            iterations: raw,
+        });
     }
     let nearest = raw.round();
     let s = if (raw - nearest).abs() <= 1e-9 * nearest.max(1.0) {

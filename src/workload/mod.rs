@@ -14,3 +14,5 @@ pub(crate) mod text;
 
 pub use layer::{Layer, LayerKind};
 pub use network::{GivenFigures, IgnoredLayer, Network, NetworkSummary};
+/// The CSV readers' error, named here since `text` is the crate's own.
+pub use text::CsvError;

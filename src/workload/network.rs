@@ -165,7 +165,7 @@ impl Network {
                 for (i, l) in self.layers.iter().enumerate() {
                     if let Err(m) = l.validate() {
                         bad_layer = true;
-                        errs.push((format!("{AT}.layers[{i}]"), m));
+                        errs.push((format!("{AT}.layers[{i}]"), m.to_string()));
                     }
                 }
                 if !bad_layer && !self.layers.is_empty() {

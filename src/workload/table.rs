@@ -336,9 +336,10 @@ fn read_row(
         outw: count("outw", c_outw)?,
         params,
     };
-    layer
-        .validate()
-        .map_err(|message| TableError::InvalidLayer { line, message })?;
+    layer.validate().map_err(|e| TableError::InvalidLayer {
+        line,
+        message: e.to_string(),
+    })?;
     Ok(layer)
 }
 

@@ -32,6 +32,36 @@ pub(crate) fn csv_reader(text: &str) -> csv::Reader<&[u8]> {
         .from_reader(text.as_bytes())
 }
 
+/// Why a CSV box or file did not read, naming its row or line.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CsvError {
+    /// The csv reader's own error (a bad quote, bad UTF-8).
+    #[error("row {row}: {message}")]
+    Unreadable { row: usize, message: String },
+    #[error("line {line}: {found} fields, expected {}", expected(*.min, *.max))]
+    FieldCount {
+        line: usize,
+        found: usize,
+        min: usize,
+        max: usize,
+    },
+    #[error("line {line}: the {what} \"{value}\" is not a number")]
+    NotANumber {
+        line: usize,
+        what: String,
+        value: String,
+    },
+}
+
+/// "2" or "4 to 5".
+fn expected(min: usize, max: usize) -> String {
+    if min == max {
+        format!("{min}")
+    } else {
+        format!("{min} to {max}")
+    }
+}
+
 /// The rows of `text` (CSV, `#` comments allowed), each with `min` to
 /// `max` fields, with their line numbers; a first row whose last required
 /// field (`min`-th) is not a number is a header and skipped.
@@ -39,11 +69,14 @@ pub(crate) fn csv_rows(
     text: &str,
     min: usize,
     max: usize,
-) -> Result<Vec<(usize, Vec<String>)>, String> {
+) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
     let mut rdr = csv_reader(text);
     let mut out = Vec::new();
     for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| format!("row {}: {e}", i + 1))?;
+        let rec = rec.map_err(|e| CsvError::Unreadable {
+            row: i + 1,
+            message: e.to_string(),
+        })?;
         let line = rec.position().map_or(i + 1, |p| p.line() as usize);
         let fields: Vec<String> = rec.iter().map(str::to_string).collect();
         if fields.iter().all(String::is_empty) {
@@ -57,25 +90,26 @@ pub(crate) fn csv_rows(
             continue;
         }
         if fields.len() < min || fields.len() > max {
-            let expected = if min == max {
-                format!("{min}")
-            } else {
-                format!("{min} to {max}")
-            };
-            return Err(format!(
-                "line {line}: {} fields, expected {expected}",
-                fields.len()
-            ));
+            return Err(CsvError::FieldCount {
+                line,
+                found: fields.len(),
+                min,
+                max,
+            });
         }
         out.push((line, fields));
     }
     Ok(out)
 }
 
-/// A finite number in a CSV field, or a message naming its line.
-pub(crate) fn csv_number(line: usize, what: &str, s: &str) -> Result<f64, String> {
+/// A finite number in a CSV field, or an error naming its line.
+pub(crate) fn csv_number(line: usize, what: &str, s: &str) -> Result<f64, CsvError> {
     s.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("line {line}: the {what} \"{s}\" is not a number"))
+        .ok_or_else(|| CsvError::NotANumber {
+            line,
+            what: what.to_string(),
+            value: s.to_string(),
+        })
 }

@@ -333,30 +333,55 @@ fn iterations_asp_per_worker_hand_worked() {
 fn iterations_errors() {
     let p = params(100.0, 10.0);
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        let e = iterations_to_loss(SyncMode::Bsp, &p, bad, 1).unwrap_err();
+        let e = iterations_to_loss(SyncMode::Bsp, &p, bad, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("goal loss l_g"), "{e}");
     }
     for bad in [0.0, -3.0, f64::NAN] {
-        let e = iterations_to_loss(SyncMode::Bsp, &params(bad, 10.0), 0.5, 1).unwrap_err();
+        let e = iterations_to_loss(SyncMode::Bsp, &params(bad, 10.0), 0.5, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("β0"), "{e}");
     }
-    let e = iterations_to_loss(SyncMode::Bsp, &params(100.0, f64::NAN), 0.5, 1).unwrap_err();
+    let e = iterations_to_loss(SyncMode::Bsp, &params(100.0, f64::NAN), 0.5, 1)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("β1"), "{e}");
     // The curve starts at β0/β1 = 10: goals at or above it are refused.
     for goal in [10.0, 20.0] {
-        let e = iterations_to_loss(SyncMode::Bsp, &p, goal, 1).unwrap_err();
+        let e = iterations_to_loss(SyncMode::Bsp, &p, goal, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("already reached at s = 0"), "{e}");
         assert!(e.contains("β0/β1 = 10"), "{e}");
     }
+    assert_eq!(
+        iterations_to_loss(SyncMode::Bsp, &p, 20.0, 1)
+            .unwrap_err()
+            .to_string(),
+        "the goal loss l_g = 20 is already reached at s = 0: the curve starts at β0/β1 = 10; \
+         a goal at or above the initial loss is probably a mistake (check l_g, β0 and β1)"
+    );
     // ASP with n = 4 starts at 100·2/10 = 20.
-    let e = iterations_to_loss(SyncMode::Asp, &p, 25.0, 4).unwrap_err();
+    let e = iterations_to_loss(SyncMode::Asp, &p, 25.0, 4)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("β0·√n/β1 = 20 for n = 4"), "{e}");
     assert!(iterations_to_loss(SyncMode::Asp, &p, 15.0, 4).is_ok());
-    let e = iterations_to_loss(SyncMode::Asp, &p, 0.5, 0).unwrap_err();
+    let e = iterations_to_loss(SyncMode::Asp, &p, 0.5, 0)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("n_wk = 0"), "{e}");
     // 100/1e-14 = 1e16 iterations.
-    let e = iterations_to_loss(SyncMode::Bsp, &p, 1e-14, 1).unwrap_err();
-    assert!(e.contains("below what the loss curve reaches"), "{e}");
+    let e = iterations_to_loss(SyncMode::Bsp, &p, 1e-14, 1)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "the goal loss l_g = 0.00000000000001 is below what the loss curve reaches in any \
+         sensible time: it needs about 1.000e16 iterations (more than 1e15)"
+    );
     assert_eq!(
         iterations_to_loss(SyncMode::Bsp, &params(MAX_ITERATIONS, 0.0), 1.0, 1),
         Ok(1_000_000_000_000_000)

@@ -33,19 +33,29 @@ fn noisy_pairs_give_the_least_squares_line() {
 
 #[test]
 fn pairs_that_cannot_give_alpha_and_beta_are_named() {
-    let one_size = fit("1000, 0.001\n1000, 0.002").expect_err("one size");
+    let one_size = fit("1000, 0.001\n1000, 0.002")
+        .expect_err("one size")
+        .to_string();
     assert!(one_size.contains("two different sizes"), "{one_size}");
-    let falling = fit("1000, 0.005\n2000000, 0.001").expect_err("falling");
+    let falling = fit("1000, 0.005\n2000000, 0.001")
+        .expect_err("falling")
+        .to_string();
     assert!(falling.contains("falls as the size grows"), "{falling}");
-    let below = fit("1000000, 0.001\n2000000, 0.003").expect_err("β < 0");
+    let below = fit("1000000, 0.001\n2000000, 0.003")
+        .expect_err("β < 0")
+        .to_string();
     assert!(
         below.contains("β") && below.contains("below zero"),
         "{below}"
     );
-    let bad = fit("1000, 0.001\n2000, fast").expect_err("not a number");
+    let bad = fit("1000, 0.001\n2000, fast")
+        .expect_err("not a number")
+        .to_string();
     assert!(bad.starts_with("line 2:") && bad.contains("fast"), "{bad}");
-    let negative = fit("1000, 0.001\n-5, 0.002").expect_err("negative");
+    let negative = fit("1000, 0.001\n-5, 0.002")
+        .expect_err("negative")
+        .to_string();
     assert!(negative.starts_with("line 2:"), "{negative}");
-    let huge = fit("0, 0\n1, 1").expect_err("α out of range");
+    let huge = fit("0, 0\n1, 1").expect_err("α out of range").to_string();
     assert!(huge.contains("fitted α"), "{huge}");
 }

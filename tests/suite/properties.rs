@@ -185,7 +185,7 @@ mod cynthia {
         fn exact_plans_meet_constraints(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.1..100.0f64, budget in prop::option::of(1.0..1e4f64)) {
             let loss = LossParams { beta0: 100.0, beta1: 10.0 };
             let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: budget };
-            let r = exact(&p, &loss, &goals, &types, 24).map_err(TestCaseError::fail)?;
+            let r = exact(&p, &loss, &goals, &types, 24).map_err(|e| TestCaseError::fail(e.to_string()))?;
             if let Some(plan) = r.plan {
                 prop_assert!(plan.run.train_time_s <= goals.time_s);
                 prop_assert!(budget.is_none_or(|b| plan.run.cost_usd <= b));
@@ -201,8 +201,8 @@ mod cynthia {
         fn exact_never_dearer_than_algorithm1(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.1..100.0f64) {
             let loss = LossParams { beta0: 100.0, beta1: 10.0 };
             let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: None };
-            let paper = algorithm1(&p, &loss, &goals, &types).map_err(TestCaseError::fail)?;
-            let best = exact(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
+            let paper = algorithm1(&p, &loss, &goals, &types).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let best = exact(&p, &loss, &goals, &types, 32).map_err(|e| TestCaseError::fail(e.to_string()))?;
             if let Some(a) = paper.plan {
                 prop_assert!(a.run.train_time_s < goals.time_s);
                 if a.run.n_ps <= a.run.n_wk && a.run.n_wk <= 32 {
@@ -217,8 +217,8 @@ mod cynthia {
         fn pruned_exact_equals_exhaustive(p in profile(), types in prop::collection::vec(kind(), 1..4), hours in 0.05..100.0f64, budget in prop::option::of(0.5..1e3f64), b1 in 0.0..50.0f64) {
             let loss = LossParams { beta0: 100.0, beta1: b1 };
             let goals = Goals { time_s: hours * 3600.0, loss: 0.5, budget_usd: budget };
-            let fast = exact(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
-            let slow = exact_exhaustive(&p, &loss, &goals, &types, 32).map_err(TestCaseError::fail)?;
+            let fast = exact(&p, &loss, &goals, &types, 32).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let slow = exact_exhaustive(&p, &loss, &goals, &types, 32).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(fast.plan.is_some(), slow.plan.is_some());
             if let (Some(a), Some(b)) = (&fast.plan, &slow.plan) {
                 prop_assert!((a.run.cost_usd - b.run.cost_usd).abs() <= 1e-12 * b.run.cost_usd, "{:?} vs {:?}", a, b);

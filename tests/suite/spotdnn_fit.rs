@@ -75,7 +75,10 @@ fn memory_fit_gives_alpha2_and_beta2_back() {
             bytes: 2e9 - p.batch,
         })
         .collect();
-    assert!(fit::memory(&flat).unwrap_err().contains("does not grow"));
+    assert!(fit::memory(&flat)
+        .unwrap_err()
+        .to_string()
+        .contains("does not grow"));
 }
 
 #[test]

@@ -436,6 +436,7 @@ fn a_catalog_file_is_checked_the_same_way() {
     let text = r#"[{"name": "slow", "processor": {"type": "cpu", "hz": 1e-320, "simd": 2}}]"#;
     let e = ddnn_planner::hardware::parse_catalog(text)
         .err()
+        .map(|e| e.to_string())
         .unwrap_or_default();
     assert_eq!(
         e,

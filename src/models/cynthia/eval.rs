@@ -11,6 +11,7 @@ use super::{
 use crate::hardware::{Instance, Precision, Pricing};
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
+use crate::workload::loss_fit::GoalError;
 use crate::workload::profile::SyncMode;
 
 /// The given cluster under Cynthia's model.
@@ -50,23 +51,43 @@ fn err(field: &str, message: impl Into<String>) -> FieldError {
     }
 }
 
+/// A catalog instance Cynthia cannot use, and what it lacks.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{name}: no {}", .lacks.join(", no "))]
+pub struct Unusable {
+    pub name: String,
+    /// "rate (FLOP/s)", "network bandwidth", "spot price", …
+    pub lacks: Vec<&'static str>,
+}
+
+/// Why the scenario's cluster has no prediction.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClusterError {
+    #[error("pick the PS instance type (Cluster panel) to predict this cluster")]
+    NoPsType,
+    #[error("'{0}' is not in the catalog")]
+    NotInCatalog(String),
+    #[error(transparent)]
+    Unusable(#[from] Unusable),
+}
+
 /// Reads an instance type, naming what is missing.
 pub fn instance_type(
     inst: &Instance,
     pricing: Pricing,
     precision: Precision,
-) -> Result<InstanceType, String> {
-    let mut missing = Vec::new();
+) -> Result<InstanceType, Unusable> {
+    let mut lacks = Vec::new();
     let c = inst.flops_at(precision);
     if c.is_none() {
-        missing.push("rate (FLOP/s)");
+        lacks.push("rate (FLOP/s)");
     }
     if inst.network_bytes_per_s.is_none() {
-        missing.push("network bandwidth");
+        lacks.push("network bandwidth");
     }
     let price = inst.price(pricing);
     if price.is_none() {
-        missing.push(match pricing {
+        lacks.push(match pricing {
             Pricing::Spot => "spot price",
             Pricing::OnDemand => "price per hour",
         });
@@ -78,7 +99,10 @@ pub fn instance_type(
             b_bytes_per_s: b,
             price_per_hour: p,
         }),
-        _ => Err(format!("{}: no {}", inst.name, missing.join(", no "))),
+        _ => Err(Unusable {
+            name: inst.name.clone(),
+            lacks,
+        }),
     }
 }
 
@@ -89,7 +113,7 @@ fn instance_for_prediction(
     pricing: Pricing,
     precision: Precision,
     link: Option<f64>,
-) -> Result<(InstanceType, bool), String> {
+) -> Result<(InstanceType, bool), Unusable> {
     let probe = Instance {
         network_bytes_per_s: link.or(inst.network_bytes_per_s),
         ..inst.clone()
@@ -112,18 +136,18 @@ fn instance_for_prediction(
 }
 
 /// The scenario's cluster as Cynthia reads it, and whether every
-/// instance has a price; or what it lacks, in words.
-pub(super) fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), String> {
+/// instance has a price; or what it lacks.
+pub(super) fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), ClusterError> {
     let pricing = s.hardware.pricing;
     let ps = &s.hardware.cluster.ps;
     let Some(ps_name) = &ps.instance else {
-        return Err("pick the PS instance type (Cluster panel) to predict this cluster".into());
+        return Err(ClusterError::NoPsType);
     };
     let mut priced = true;
-    let mut lookup = |name: &str, link: Option<f64>| -> Result<InstanceType, String> {
+    let mut lookup = |name: &str, link: Option<f64>| -> Result<InstanceType, ClusterError> {
         let inst = s
             .instance(name)
-            .ok_or_else(|| format!("'{name}' is not in the catalog"))?;
+            .ok_or_else(|| ClusterError::NotInCatalog(name.to_string()))?;
         let (t, has_price) = instance_for_prediction(inst, pricing, s.hardware.precision, link)?;
         priced &= has_price;
         Ok(t)
@@ -172,7 +196,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
     for inst in &s.hardware.catalog {
         match instance_type(inst, pricing, s.hardware.precision) {
             Ok(t) => types.push(t),
-            Err(e) => skipped.push(e),
+            Err(e) => skipped.push(e.to_string()),
         }
     }
     let loss = s.workload.loss.as_ref();
@@ -197,7 +221,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
                         });
                         (Some(r), note)
                     }
-                    Err(e) => (None, Some(e)),
+                    Err(e) => (None, Some(e.to_string())),
                 },
                 _ => (
                     None,
@@ -214,7 +238,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
                 None,
             )
         }
-        Err(e) => (None, Some(e)),
+        Err(e) => (None, Some(e.to_string())),
     };
 
     let mut missing = Vec::new();
@@ -240,9 +264,10 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
     let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());
     if let (Some(l), Some(g), false) = (loss, goals.as_ref(), types.is_empty()) {
         let field = "goals.loss";
-        paper = Some(algorithm1(profile, l, g, &types).map_err(|e| vec![err(field, e)])?);
-        exact_r = Some(exact(profile, l, g, &types, max).map_err(|e| vec![err(field, e)])?);
-        curves = cost_curves(profile, l, g, &types, max).map_err(|e| vec![err(field, e)])?;
+        let at_goal = |e: GoalError| vec![err(field, e.to_string())];
+        paper = Some(algorithm1(profile, l, g, &types).map_err(at_goal)?);
+        exact_r = Some(exact(profile, l, g, &types, max).map_err(at_goal)?);
+        curves = cost_curves(profile, l, g, &types, max).map_err(at_goal)?;
     }
     let paper_gap = match (&paper, &exact_r) {
         (Some(PaperResult { plan: Some(p), .. }), Some(ExactResult { plan: Some(e), .. }))

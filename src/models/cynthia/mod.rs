@@ -34,7 +34,7 @@ use serde::Serialize;
 
 use crate::report::Unit;
 use crate::workload::profile::{LossParams, Profile, SyncMode};
-use crate::workload::loss_fit::iterations_to_loss;
+use crate::workload::loss_fit::{iterations_to_loss, GoalError};
 
 /// One instance type as Cynthia reads it from the catalog.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -283,7 +283,7 @@ pub fn iterations(
     loss: &LossParams,
     loss_goal: f64,
     n_wk: u32,
-) -> Result<u64, String> {
+) -> Result<u64, GoalError> {
     iterations_to_loss(p.sync, loss, loss_goal, n_wk)
 }
 
@@ -303,7 +303,7 @@ pub struct Run {
     pub binding: Bottleneck,
 }
 
-pub fn run(p: &Profile, loss: &LossParams, loss_goal: f64, c: &ClusterSpec) -> Result<Run, String> {
+pub fn run(p: &Profile, loss: &LossParams, loss_goal: f64, c: &ClusterSpec) -> Result<Run, GoalError> {
     let it = iteration(p, c);
     let s = iterations(p, loss, loss_goal, c.n_wk())?;
     let train_time_s = s as f64 * it.t_iter_s;
@@ -485,7 +485,7 @@ pub fn algorithm1(
     loss: &LossParams,
     goals: &Goals,
     types: &[InstanceType],
-) -> Result<PaperResult, String> {
+) -> Result<PaperResult, GoalError> {
     let s_bsp = match p.sync {
         SyncMode::Bsp => iterations(p, loss, goals.loss, 1)?,
         SyncMode::Asp => 0,
@@ -707,7 +707,7 @@ pub fn exact(
     goals: &Goals,
     types: &[InstanceType],
     max_workers: u32,
-) -> Result<ExactResult, String> {
+) -> Result<ExactResult, GoalError> {
     search(p, loss, goals, types, max_workers, |t, n_wk, s| {
         best_ps(p, t, n_wk, s, goals.time_s)
     })
@@ -721,7 +721,7 @@ pub fn exact_exhaustive(
     goals: &Goals,
     types: &[InstanceType],
     max_workers: u32,
-) -> Result<ExactResult, String> {
+) -> Result<ExactResult, GoalError> {
     search(p, loss, goals, types, max_workers, |t, n_wk, s| {
         let mut best: Option<Run> = None;
         for n_ps in 1..=n_wk {
@@ -741,7 +741,7 @@ fn search(
     types: &[InstanceType],
     max_workers: u32,
     per_size: impl Fn(&InstanceType, u32, u64) -> (Option<Run>, Run, u64),
-) -> Result<ExactResult, String> {
+) -> Result<ExactResult, GoalError> {
     let mut best: Option<Plan> = None;
     let mut shortfalls = Vec::new();
     let mut evaluated = 0u64;
@@ -828,7 +828,7 @@ pub fn cost_curves(
     goals: &Goals,
     types: &[InstanceType],
     max_workers: u32,
-) -> Result<Vec<CostCurve>, String> {
+) -> Result<Vec<CostCurve>, GoalError> {
     let mut out = Vec::with_capacity(types.len());
     for t in types {
         let mut points = Vec::with_capacity(max_workers as usize);

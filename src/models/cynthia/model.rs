@@ -145,7 +145,7 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
     } else {
         "hardware.catalog"
     };
-    let (cluster, _) = given_cluster(s).map_err(|m| Unavailable::missing(field, m))?;
+    let (cluster, _) = given_cluster(s).map_err(|m| Unavailable::missing(field, m.to_string()))?;
     let t = iteration(profile, &cluster).t_iter_s;
     Ok(RunPrediction::iteration(t).with_note(format!(
         "Cynthia's profile '{}' fixes the work of an iteration (w_iter); the runs' batch sizes do not enter its prediction",

@@ -7,7 +7,7 @@ use super::generate::from_layers;
 use super::profile::Profile;
 use super::section::{Generate, Granularity, LiSettings, ID};
 use crate::scenario::Scenario;
-use crate::workload::table::parse_layer_table;
+use crate::workload::table::{parse_layer_table, TableError};
 use crate::workload::Network;
 
 pub fn example() -> Scenario {
@@ -52,8 +52,8 @@ pub fn inception_v3_generate() -> Generate {
 
 /// The Inception-v3-sized example profile, per op (378 tensors, 1,512 ops),
 /// as shipped in `public/examples/inception-v3.profile.json`.
-pub fn inception_v3_profile() -> Result<Profile, String> {
-    let layers = parse_layer_table(INCEPTION_V3_LAYERS).map_err(|e| e.to_string())?;
+pub fn inception_v3_profile() -> Result<Profile, TableError> {
+    let layers = parse_layer_table(INCEPTION_V3_LAYERS)?;
     let net = Network::from_layers("Inception v3", layers);
     Ok(from_layers(
         &net,

@@ -7,7 +7,7 @@
 use crate::bounds::positive;
 use serde::Serialize;
 
-use super::fit::{self, ContentionPoint, Fit, SpeedObservation, Trace};
+use super::fit::{self, ContentionPoint, Fit, FitError, SpeedObservation, Trace};
 use super::plan::{algorithm1, exact, exact_from, fastest, sweep, Candidate, Problem, Search};
 use super::section::{self, parse_cluster, PlanFrom, SpotDnnSettings, ALPHA2, ID};
 use super::{
@@ -16,6 +16,7 @@ use super::{
 };
 use crate::errors::err;
 use crate::errors::{FieldError, Unavailable};
+use crate::hardware::cluster_text::ClusterTextError;
 use crate::hardware::{Instance, Pricing};
 use crate::report::fmt_sig;
 use crate::scenario::Scenario;
@@ -44,11 +45,27 @@ pub struct SpotEvaluation {
 /// without its data.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Fits {
-    pub memory: Option<Result<Fit, String>>,
-    pub contention: Option<Result<(Fit, Vec<ContentionPoint>), String>>,
-    pub loss: Option<Result<LossFit, String>>,
+    pub memory: Option<Result<Fit, FitError>>,
+    pub contention: Option<Result<(Fit, Vec<ContentionPoint>), MeasuredError>>,
+    pub loss: Option<Result<LossFit, MeasuredError>>,
     /// Coefficients taken from a fit because their fields are empty.
     pub used: Vec<&'static str>,
+}
+
+/// Why a fit of measured clusters, or the scenario's cluster, cannot be
+/// read against spotDNN's instance types.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeasuredError {
+    #[error(transparent)]
+    Cluster(#[from] ClusterTextError),
+    #[error("\"{0}\" is not one of spotDNN's instance types (measured, in the catalog)")]
+    UnknownType(String),
+    #[error("a trace's cluster has no workers")]
+    NoWorkers,
+    #[error("{0} is not a measured type with GPUs, GPU memory, PCIe and a price")]
+    Unplannable(String),
+    #[error(transparent)]
+    Fit(#[from] FitError),
 }
 
 /// Eq. 3 fitted to the traces.
@@ -241,20 +258,16 @@ fn fit_measurements(
     types: &[InstanceType],
     fits: &mut Fits,
 ) {
-    let counts = |text: &str| -> Result<Vec<u32>, String> {
+    let counts = |text: &str| -> Result<Vec<u32>, MeasuredError> {
         let mut c = vec![0; types.len()];
         for (name, n) in parse_cluster(text)? {
-            let k = type_index(types, &name).ok_or_else(|| {
-                format!(
-                    "\"{name}\" is not one of spotDNN's instance types (measured, in the catalog)"
-                )
-            })?;
+            let k = type_index(types, &name).ok_or(MeasuredError::UnknownType(name))?;
             c[k] += n;
         }
         Ok(c)
     };
     if !set.fits.speeds.is_empty() {
-        let obs: Result<Vec<SpeedObservation>, String> = set
+        let obs: Result<Vec<SpeedObservation>, MeasuredError> = set
             .fits
             .speeds
             .iter()
@@ -266,16 +279,18 @@ fn fit_measurements(
                 })
             })
             .collect();
-        fits.contention = Some(obs.and_then(|o| fit::contention(types, workload, &o)));
+        fits.contention = Some(
+            obs.and_then(|o| fit::contention(types, workload, &o).map_err(MeasuredError::from)),
+        );
     }
     if set.fits.loss.is_empty() {
         return;
     }
-    let traces: Result<Vec<Trace>, String> = fit::group_traces(&set.fits.loss)
+    let traces: Result<Vec<Trace>, MeasuredError> = fit::group_traces(&set.fits.loss)
         .into_iter()
         .map(|(label, points)| {
             let c = counts(&label)?;
-            let f = cluster(types, &c, workload).ok_or("a trace's cluster has no workers")?;
+            let f = cluster(types, &c, workload).ok_or(MeasuredError::NoWorkers)?;
             Ok(Trace {
                 label,
                 wa_batch: f.wa_batch,
@@ -450,15 +465,11 @@ fn same_gpu_compute(s: &Scenario, set: &SpotDnnSettings, w: &Workload, like: &st
 }
 
 /// The cluster's counts per type, or why spotDNN cannot read it.
-fn cluster_counts(s: &Scenario, types: &[InstanceType]) -> Result<Vec<u32>, String> {
+fn cluster_counts(s: &Scenario, types: &[InstanceType]) -> Result<Vec<u32>, MeasuredError> {
     let mut counts = vec![0u32; types.len()];
     for g in &s.hardware.cluster.workers {
-        let k = type_index(types, &g.instance).ok_or_else(|| {
-            format!(
-                "{} is not a measured type with GPUs, GPU memory, PCIe and a price",
-                g.instance
-            )
-        })?;
+        let k = type_index(types, &g.instance)
+            .ok_or_else(|| MeasuredError::Unplannable(g.instance.clone()))?;
         counts[k] = counts[k].saturating_add(g.count);
     }
     Ok(counts)

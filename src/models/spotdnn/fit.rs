@@ -70,6 +70,38 @@ impl Fit {
     }
 }
 
+/// Why a fit has no coefficients: too little or contrary data.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FitError {
+    #[error("the memory fit needs at least two different batch sizes (memory in use at each)")]
+    MemoryBatches,
+    #[error(
+        "the memory in use does not grow with the batch (fitted {} MB per sample): \
+         Eq. 10 needs memory that rises with the batch size",
+        fmt_sig(*.bytes_per_sample / 1e6)
+    )]
+    MemoryNotGrowing { bytes_per_sample: f64 },
+    #[error(
+        "the contention fit needs speeds of clusters of at least two different sizes \
+         where the PS share B_ps/|N| is below B_req = {} MB/s and the speed lies between \
+         Eq. 6-8's with P = 0 and with P = 1 ({qualify} of {measured} measurements qualify)",
+        fmt_sig(*.req_bytes_per_s / 1e6)
+    )]
+    ContentionSizes {
+        req_bytes_per_s: f64,
+        qualify: usize,
+        measured: usize,
+    },
+    #[error(
+        "the loss fit needs more points than coefficients: {points} points for {coefficients} coefficients"
+    )]
+    LossPoints { points: usize, coefficients: usize },
+    #[error("the loss traces admit no law of Eq. 3's form")]
+    NoLossLaw,
+    #[error("the loss fit did not converge from any starting point")]
+    NotConverged,
+}
+
 fn rms(residuals: impl Iterator<Item = f64>) -> f64 {
     let (sum, n) = residuals.fold((0.0, 0usize), |(s, n), r| (s + r * r, n + 1));
     if n == 0 {
@@ -81,18 +113,15 @@ fn rms(residuals: impl Iterator<Item = f64>) -> f64 {
 
 /// Eq. 10's `α2` [samples/B] and `β2` from (per-GPU batch, memory in use
 /// [B]) pairs of one GPU type.
-pub fn memory(points: &[MemoryPoint]) -> Result<Fit, String> {
+pub fn memory(points: &[MemoryPoint]) -> Result<Fit, FitError> {
     let xs: Vec<f64> = points.iter().map(|p| p.batch).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.bytes).collect();
-    let line = stats::line(&xs, &ys)
-        .ok_or("the memory fit needs at least two different batch sizes (memory in use at each)")?;
+    let line = stats::line(&xs, &ys).ok_or(FitError::MemoryBatches)?;
     let (c, d) = (line.slope, line.intercept);
     if c.is_nan() || c <= 0.0 {
-        return Err(format!(
-            "the memory in use does not grow with the batch (fitted {} MB per sample): \
-             Eq. 10 needs memory that rises with the batch size",
-            fmt_sig(c / 1e6)
-        ));
+        return Err(FitError::MemoryNotGrowing {
+            bytes_per_sample: c,
+        });
     }
     // α2 = 1/c, β2 = −d/c; errors by the delta method.
     let alpha2 = 1.0 / c;
@@ -152,7 +181,7 @@ pub fn contention(
     types: &[InstanceType],
     w: &Workload,
     obs: &[SpeedObservation],
-) -> Result<(Fit, Vec<ContentionPoint>), String> {
+) -> Result<(Fit, Vec<ContentionPoint>), FitError> {
     let mut points: Vec<ContentionPoint> = obs
         .iter()
         .map(|o| {
@@ -174,15 +203,10 @@ pub fn contention(
         .map(|p| (f64::from(p.workers).sqrt(), p.contention.unwrap_or(0.0)))
         .collect();
     let (xs, ys): (Vec<f64>, Vec<f64>) = usable.iter().copied().unzip();
-    let line = stats::line(&xs, &ys).ok_or_else(|| {
-        format!(
-            "the contention fit needs speeds of clusters of at least two different sizes \
-             where the PS share B_ps/|N| is below B_req = {} MB/s and the speed lies between \
-             Eq. 6-8's with P = 0 and with P = 1 ({} of {} measurements qualify)",
-            fmt_sig(w.req_bytes_per_s / 1e6),
-            usable.len(),
-            obs.len()
-        )
+    let line = stats::line(&xs, &ys).ok_or(FitError::ContentionSizes {
+        req_bytes_per_s: w.req_bytes_per_s,
+        qualify: usable.len(),
+        measured: obs.len(),
     })?;
     let fitted = Workload {
         alpha1: line.slope,
@@ -311,7 +335,7 @@ pub fn group_traces(points: &[LossPoint]) -> Vec<(String, Vec<(f64, f64)>)> {
 }
 
 /// Eq. 3 fitted to the traces: the law, and the fit's quality.
-pub fn loss(traces: &[Trace], form: LossForm) -> Result<(LossLaw, Fit), String> {
+pub fn loss(traces: &[Trace], form: LossForm) -> Result<(LossLaw, Fit), FitError> {
     let m: usize = traces.iter().map(|t| t.points.len()).sum();
     let mut batches: Vec<f64> = traces.iter().map(|t| t.wa_batch).collect();
     batches.sort_by(f64::total_cmp);
@@ -322,9 +346,10 @@ pub fn loss(traces: &[Trace], form: LossForm) -> Result<(LossLaw, Fit), String> 
     };
     let p = shape.names().len();
     if m <= p {
-        return Err(format!(
-            "the loss fit needs more points than coefficients: {m} points for {p} coefficients"
-        ));
+        return Err(FitError::LossPoints {
+            points: m,
+            coefficients: p,
+        });
     }
     let j_min = traces
         .iter()
@@ -359,10 +384,10 @@ pub fn loss(traces: &[Trace], form: LossForm) -> Result<(LossLaw, Fit), String> 
             }
         }
     }
-    let (_, start) = best.ok_or("the loss traces admit no law of Eq. 3's form")?;
+    let (_, start) = best.ok_or(FitError::NoLossLaw)?;
     let res = LossResiduals { traces, shape };
     let fit = levenberg_marquardt(&res, &shape.pack(&start))
-        .ok_or("the loss fit did not converge from any starting point")?;
+        .ok_or(FitError::NotConverged)?;
     let law = LossLaw::from_gammas(shape.unpack(&fit.params), form);
     let mut coefficients: Vec<Coefficient> = shape
         .names()

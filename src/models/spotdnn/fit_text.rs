@@ -10,13 +10,13 @@
 //! editing a box and leaving it never rounds the rows it already held.
 
 use super::section::{LossPoint, MemoryPoint, SpeedPoint};
-use crate::workload::text::{csv_number as number, csv_rows};
+use crate::workload::text::{csv_number as number, csv_rows, CsvError};
 
-fn rows(text: &str, cols: usize) -> Result<Vec<(usize, Vec<String>)>, String> {
+fn rows(text: &str, cols: usize) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
     csv_rows(text, cols, cols)
 }
 
-pub fn parse_memory(text: &str) -> Result<Vec<MemoryPoint>, String> {
+pub fn parse_memory(text: &str) -> Result<Vec<MemoryPoint>, CsvError> {
     rows(text, 2)?
         .into_iter()
         .map(|(l, f)| {
@@ -34,7 +34,7 @@ pub fn format_memory(rows: &[MemoryPoint]) -> String {
         .collect()
 }
 
-pub fn parse_speeds(text: &str) -> Result<Vec<SpeedPoint>, String> {
+pub fn parse_speeds(text: &str) -> Result<Vec<SpeedPoint>, CsvError> {
     rows(text, 2)?
         .into_iter()
         .map(|(l, f)| {
@@ -52,7 +52,7 @@ pub fn format_speeds(rows: &[SpeedPoint]) -> String {
         .collect()
 }
 
-pub fn parse_loss(text: &str) -> Result<Vec<LossPoint>, String> {
+pub fn parse_loss(text: &str) -> Result<Vec<LossPoint>, CsvError> {
     rows(text, 3)?
         .into_iter()
         .map(|(l, f)| {
@@ -92,10 +92,13 @@ mod tests {
     #[test]
     fn bad_rows_name_their_line() {
         assert_eq!(
-            parse_memory("64, 1.8\n128\n").unwrap_err(),
+            parse_memory("64, 1.8\n128\n").unwrap_err().to_string(),
             "line 2: 1 fields, expected 2"
         );
-        assert!(parse_loss("2× a, x, 1\n").unwrap_err().contains("line 1"));
+        assert_eq!(
+            parse_loss("2× a, x, 1\n").unwrap_err().to_string(),
+            "line 1: the global step \"x\" is not a number"
+        );
         assert!(parse_speeds("a, inf\n").is_err());
     }
 }

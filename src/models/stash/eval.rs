@@ -175,6 +175,18 @@ fn network_link(i: &Instance, set: &StashSettings) -> Option<Link> {
     })
 }
 
+/// What a catalog instance lacks to be a configuration.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CandidateError {
+    #[error("{instance}: no GPUs")]
+    NoGpus { instance: String },
+    #[error("{instance}: no {} peak per GPU", .precision.word())]
+    NoPeak {
+        instance: String,
+        precision: Precision,
+    },
+}
+
 /// `machines` instances of `i` as a configuration, or what it lacks.
 pub(super) fn candidate(
     i: &Instance,
@@ -182,13 +194,17 @@ pub(super) fn candidate(
     set: &StashSettings,
     precision: Precision,
     pricing: Pricing,
-) -> Result<Candidate, String> {
+) -> Result<Candidate, CandidateError> {
     let gpus = gpus_of(i);
     if gpus == 0 {
-        return Err(format!("{}: no GPUs", i.name));
+        return Err(CandidateError::NoGpus {
+            instance: i.name.clone(),
+        });
     }
-    let peak = gpu_peak(i, precision)
-        .ok_or_else(|| format!("{}: no {} peak per GPU", i.name, precision.word()))?;
+    let peak = gpu_peak(i, precision).ok_or_else(|| CandidateError::NoPeak {
+        instance: i.name.clone(),
+        precision,
+    })?;
     Ok(Candidate {
         instance: i.name.clone(),
         machines,
@@ -287,7 +303,7 @@ pub(super) fn achieved(
     };
     let field = format!("models.{ID}.calibrate.configuration");
     let (name, m) = parse_configuration(&cal.configuration)
-        .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
+        .map_err(|e| Unavailable::invalid(vec![err(&field, e.to_string())]))?;
     let inst = s.instance(&name).ok_or_else(|| {
         Unavailable::invalid(vec![err(
             &field,
@@ -295,9 +311,12 @@ pub(super) fn achieved(
         )])
     })?;
     let c = candidate(inst, m, set, precision, pricing)
-        .map_err(|e| Unavailable::invalid(vec![err(&field, e)]))?;
+        .map_err(|e| Unavailable::invalid(vec![err(&field, e.to_string())]))?;
     let a = predict::calibrate(&c, w, setup, cal.iteration_s).map_err(|e| {
-        Unavailable::invalid(vec![err(format!("models.{ID}.calibrate.iteration_s"), e)])
+        Unavailable::invalid(vec![err(
+            format!("models.{ID}.calibrate.iteration_s"),
+            e.to_string(),
+        )])
     })?;
     Ok((a, Some((c.name(), cal.iteration_s))))
 }
@@ -333,7 +352,7 @@ fn predictions(
                     });
                 }
             }
-            Err(why) => skipped.push(why),
+            Err(why) => skipped.push(why.to_string()),
         }
     }
     let (achieved, calibrated_from) = achieved(s, set, &w, &setup)?;
@@ -352,6 +371,7 @@ fn predictions(
         match predict::predict(c, &w, &setup, achieved) {
             Ok(p) => rows.push(p),
             Err(why) => {
+                let why = why.to_string();
                 if !skipped.contains(&why) {
                     skipped.push(why)
                 }

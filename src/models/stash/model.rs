@@ -206,7 +206,7 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
     })?;
     let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
     let c = candidate(&s.hardware.catalog[k], machines, &set, precision, pricing)
-        .map_err(|m| Unavailable::missing(&at, m))?;
+        .map_err(|m| Unavailable::missing(&at, m.to_string()))?;
     let own = Setup {
         batch: set.batch,
         batch_per_gpu: set.batch_per_gpu,
@@ -221,7 +221,7 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
         batch_per_gpu: false,
         ..own
     };
-    let p = predict(&c, &w, &run, a).map_err(|m| Unavailable::missing(&at, m))?;
+    let p = predict(&c, &w, &run, a).map_err(|m| Unavailable::missing(&at, m.to_string()))?;
     Ok(RunPrediction::iteration(p.iteration_s).with_note(
         "Stash's prediction (this product's all-reduce extension) has no parameter server, and leaves out the CPU-prep and disk stalls its measured runs show",
     ))

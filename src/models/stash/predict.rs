@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::section::Ring;
 use super::{ring_time, CommTime};
+use crate::report::fmt_sig;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum LinkKind {
@@ -133,27 +134,45 @@ pub struct Prediction {
     pub usd_per_sample: Option<f64>,
 }
 
+/// Why a configuration has no prediction, or no calibration.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PredictError {
+    #[error("{instance}: no interconnect bandwidth in the catalog (its {gpus} GPUs all-reduce over it)")]
+    NoInterconnect { instance: String, gpus: u32 },
+    #[error("{instance}: no network bandwidth in the catalog (its machines all-reduce over it)")]
+    NoNetwork { instance: String },
+    #[error(
+        "the measured iteration ({} s) is not longer than the predicted exposed all-reduce alone ({} s) on {configuration}: lower τ, check the links' bandwidth, or raise the overlap",
+        fmt_sig(*.measured_s),
+        fmt_sig(*.exposed_s)
+    )]
+    IterationTooShort {
+        measured_s: f64,
+        exposed_s: f64,
+        configuration: String,
+    },
+}
+
 /// The all-reduce of one iteration [s] and its levels, or which link the
 /// catalog lacks.
-pub fn all_reduce(c: &Candidate, w: &Workload, ring: Ring) -> Result<(f64, Vec<Level>), String> {
+pub fn all_reduce(
+    c: &Candidate,
+    w: &Workload,
+    ring: Ring,
+) -> Result<(f64, Vec<Level>), PredictError> {
     let n = c.gpus();
     let g = c.gpus_per_machine;
     let mut links = Vec::new();
     if g > 1 {
-        let link = c.intra.ok_or_else(|| {
-            format!(
-                "{}: no interconnect bandwidth in the catalog (its {g} GPUs all-reduce over it)",
-                c.instance
-            )
+        let link = c.intra.ok_or_else(|| PredictError::NoInterconnect {
+            instance: c.instance.clone(),
+            gpus: g,
         })?;
         links.push((link, g));
     }
     if c.machines > 1 {
-        let link = c.network.ok_or_else(|| {
-            format!(
-                "{}: no network bandwidth in the catalog (its machines all-reduce over it)",
-                c.instance
-            )
+        let link = c.network.ok_or_else(|| PredictError::NoNetwork {
+            instance: c.instance.clone(),
         })?;
         links.push((link, c.machines));
     }
@@ -193,17 +212,21 @@ pub fn compute_time(c: &Candidate, w: &Workload, s: &Setup, achieved: f64) -> f6
 
 /// The achieved fraction that makes `c`'s predicted iteration equal a
 /// measured one, or why none can.
-pub fn calibrate(c: &Candidate, w: &Workload, s: &Setup, iteration_s: f64) -> Result<f64, String> {
+pub fn calibrate(
+    c: &Candidate,
+    w: &Workload,
+    s: &Setup,
+    iteration_s: f64,
+) -> Result<f64, PredictError> {
     let (comm, _) = all_reduce(c, w, s.ring)?;
     let exposed = (1.0 - s.overlap) * comm;
     let compute = iteration_s - exposed;
     if compute <= 0.0 {
-        return Err(format!(
-            "the measured iteration ({} s) is not longer than the predicted exposed all-reduce alone ({} s) on {}: lower τ, check the links' bandwidth, or raise the overlap",
-            crate::report::fmt_sig(iteration_s),
-            crate::report::fmt_sig(exposed),
-            c.name()
-        ));
+        return Err(PredictError::IterationTooShort {
+            measured_s: iteration_s,
+            exposed_s: exposed,
+            configuration: c.name(),
+        });
     }
     let (_, per_gpu) = s.batches(c.gpus());
     Ok(per_gpu * w.flop_per_sample / (c.gpu_peak * compute))
@@ -214,7 +237,7 @@ pub fn predict(
     w: &Workload,
     s: &Setup,
     achieved: f64,
-) -> Result<Prediction, String> {
+) -> Result<Prediction, PredictError> {
     let (comm, levels) = all_reduce(c, w, s.ring)?;
     let (global, per_gpu) = s.batches(c.gpus());
     let compute = compute_time(c, w, s, achieved);
@@ -367,9 +390,10 @@ mod tests {
         let a = calibrate(&c, &W, &s, 0.05).unwrap();
         let p = predict(&c, &W, &s, a).unwrap();
         assert!((p.iteration_s - 0.05).abs() < 1e-12, "{}", p.iteration_s);
-        assert!(calibrate(&c, &W, &s, 1e-4)
-            .unwrap_err()
-            .contains("not longer"));
+        assert_eq!(
+            calibrate(&c, &W, &s, 1e-4).map_err(|e| e.to_string()),
+            Err("the measured iteration (1.000e-4 s) is not longer than the predicted exposed all-reduce alone (0.002750 s) on v8: lower τ, check the links' bandwidth, or raise the overlap".to_string())
+        );
     }
 
     #[test]
@@ -378,9 +402,13 @@ mod tests {
         assert_eq!((t, levels.len()), (0.0, 0));
         let mut c = v100(1, 4);
         c.intra = None;
-        assert!(all_reduce(&c, &W, Ring::Flat)
-            .unwrap_err()
-            .contains("interconnect"));
+        assert_eq!(
+            all_reduce(&c, &W, Ring::Flat),
+            Err(PredictError::NoInterconnect {
+                instance: "v4".to_string(),
+                gpus: 4
+            })
+        );
     }
 
     #[test]

@@ -256,7 +256,7 @@ fn stalls_table(e: &StashEvaluation) -> Table {
                     Value::num(v.reference_s, Unit::Seconds),
                     s.kind.definition().to_string(),
                 ),
-                Err(why) => (Value::Empty, Value::Empty, Value::Empty, why.clone()),
+                Err(why) => (Value::Empty, Value::Empty, Value::Empty, why.to_string()),
             };
             rows.push(vec![
                 Value::text(c.name.clone()),

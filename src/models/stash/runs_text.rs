@@ -11,20 +11,47 @@
 
 use serde::Deserialize;
 
-use super::section::{within_run_limit, Run};
+use super::section::{within_run_limit, Run, TooManyRuns};
+use crate::errors::ReadError;
 use crate::readers::{text, Importer};
-use crate::workload::text::{csv_number, csv_rows, json_error_parts};
+use crate::workload::text::{csv_number, csv_rows, json_error_parts, CsvError};
 
-pub fn parse_runs_csv(text: &str) -> Result<Vec<Run>, String> {
+/// Why a runs box or file does not read, naming the line where it can.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunsError {
+    #[error(transparent)]
+    Csv(#[from] CsvError),
+    #[error("line {line}: the run \"{run}\" is not one of Stash's steps 1 to 5")]
+    NotAStep { line: usize, run: String },
+    #[error("not JSON: {message} (line {line}, column {column})")]
+    NotJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("JSON with no runs: expected an array of {{configuration, run, seconds, samples}} objects, or an object with such a \"runs\" array")]
+    NoRuns,
+    #[error(transparent)]
+    TooMany(#[from] TooManyRuns),
+}
+
+/// A runs file read by an importer says its error as the file's content.
+impl From<RunsError> for ReadError {
+    fn from(e: RunsError) -> Self {
+        ReadError::Content(e.to_string())
+    }
+}
+
+pub fn parse_runs_csv(text: &str) -> Result<Vec<Run>, RunsError> {
     csv_rows(text, 4, 5)?
         .into_iter()
         .map(|(line, f)| {
             let run = csv_number(line, "run", &f[1])?;
             if run.fract() != 0.0 || !(1.0..=5.0).contains(&run) {
-                return Err(format!(
-                    "line {line}: the run \"{}\" is not one of Stash's steps 1 to 5",
-                    f[1]
-                ));
+                return Err(RunsError::NotAStep {
+                    line,
+                    run: f[1].clone(),
+                });
             }
             Ok(Run {
                 configuration: f[0].clone(),
@@ -71,25 +98,24 @@ struct Section {
     runs: Vec<Run>,
 }
 
-pub fn parse_runs_json(text: &str) -> Result<Vec<Run>, String> {
+pub fn parse_runs_json(text: &str) -> Result<Vec<Run>, RunsError> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
         let (line, column, message) = json_error_parts(&e);
-        return Err(format!(
-            "not JSON: {message} (line {line}, column {column})"
-        ));
+        return Err(RunsError::NotJson {
+            line,
+            column,
+            message,
+        });
     }
     match serde_json::from_str::<RunsJson>(text) {
         Ok(RunsJson::List(r)) | Ok(RunsJson::Section { runs: r }) => Ok(r),
         Ok(RunsJson::Scenario { models }) => Ok(models.stash.runs),
-        Err(_) => Err(
-            "JSON with no runs: expected an array of {configuration, run, seconds, samples} objects, or an object with such a \"runs\" array"
-                .into(),
-        ),
+        Err(_) => Err(RunsError::NoRuns),
     }
 }
 
 /// A file's runs, read as JSON when it looks like JSON, else as CSV.
-pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
+pub fn parse_runs(text: &str) -> Result<Vec<Run>, RunsError> {
     let t = text.trim_start();
     let runs = if t.starts_with('[') || t.starts_with('{') {
         parse_runs_json(text)?
@@ -124,19 +150,24 @@ mod tests {
 
     #[test]
     fn bad_rows_and_files_say_what_is_wrong() {
-        assert!(parse_runs("p3.2xlarge, 6, 10, 100\n")
-            .unwrap_err()
-            .contains("line 1"));
-        assert!(parse_runs("p3.2xlarge, 1, ten, 100\n")
-            .unwrap_err()
-            .contains("time [s]"));
-        assert!(parse_runs("p3.2xlarge, 1, 10\n")
-            .unwrap_err()
-            .contains("expected 4 to 5"));
-        assert!(parse_runs("[{\"configuration\": 1}]")
-            .unwrap_err()
-            .contains("no runs"));
-        assert!(parse_runs("{\"runs\": [").unwrap_err().contains("not JSON"));
+        let says = |text: &str| parse_runs(text).map_err(|e| e.to_string()).unwrap_err();
+        assert_eq!(
+            says("p3.2xlarge, 6, 10, 100\n"),
+            "line 1: the run \"6\" is not one of Stash's steps 1 to 5"
+        );
+        assert_eq!(
+            says("p3.2xlarge, 1, ten, 100\n"),
+            "line 1: the time [s] \"ten\" is not a number"
+        );
+        assert_eq!(
+            says("p3.2xlarge, 1, 10\n"),
+            "line 1: 3 fields, expected 4 to 5"
+        );
+        assert_eq!(
+            says("[{\"configuration\": 1}]"),
+            "JSON with no runs: expected an array of {configuration, run, seconds, samples} objects, or an object with such a \"runs\" array"
+        );
+        assert!(says("{\"runs\": [").starts_with("not JSON: "));
         let j = parse_runs(
             "{\"models\": {\"stash\": {\"runs\": [{\"configuration\": \"p2.xlarge\", \"run\": 1, \"seconds\": 5, \"samples\": 10}]}}}",
         )

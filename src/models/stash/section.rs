@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::Bounds;
 use crate::inputs::{check_all, NumberInput};
-use crate::hardware::cluster_text::parse_cluster;
+use crate::hardware::cluster_text::{parse_cluster, ClusterTextError};
 use crate::report::fmt_count;
 use crate::errors::err;
 use crate::errors::FieldError;
@@ -399,13 +399,22 @@ pub const MAX_MACHINES: NumberInput<StashSettings> = NumberInput {
 /// A measured iteration: 1 µs to a day.
 pub const ITERATION: Bounds = Bounds::shown(1e-6, 86_400.0, 1.0, "s");
 
+/// Why a configuration does not read as Stash's.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigurationError {
+    #[error(transparent)]
+    Cluster(#[from] ClusterTextError),
+    #[error("\"{text}\" mixes instance types: a Stash configuration is one type, e.g. 2× p3.8xlarge")]
+    MixedTypes { text: String },
+}
+
 /// A configuration as Stash measures one: instances of one type.
-pub fn parse_configuration(text: &str) -> Result<(String, u32), String> {
+pub fn parse_configuration(text: &str) -> Result<(String, u32), ConfigurationError> {
     let mut parts = parse_cluster(text)?;
     if parts.len() != 1 {
-        return Err(format!(
-            "\"{text}\" mixes instance types: a Stash configuration is one type, e.g. 2× p3.8xlarge"
-        ));
+        return Err(ConfigurationError::MixedTypes {
+            text: text.to_string(),
+        });
     }
     Ok(parts.remove(0))
 }
@@ -414,14 +423,17 @@ pub fn parse_configuration(text: &str) -> Result<(String, u32), String> {
 /// configurations, far more than any study measures.
 pub const MAX_RUNS: usize = 10_000;
 
-/// `n` runs against `MAX_RUNS`, in the words a file and the section share.
-pub fn within_run_limit(n: usize) -> Result<(), String> {
+/// More runs than `MAX_RUNS`, in the words a file and the section share.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{} runs is more than the {} accepted", fmt_count(*.count as f64), fmt_count(MAX_RUNS as f64))]
+pub struct TooManyRuns {
+    pub count: usize,
+}
+
+/// `n` runs against `MAX_RUNS`.
+pub fn within_run_limit(n: usize) -> Result<(), TooManyRuns> {
     if n > MAX_RUNS {
-        return Err(format!(
-            "{} runs is more than the {} accepted",
-            fmt_count(n as f64),
-            fmt_count(MAX_RUNS as f64)
-        ));
+        return Err(TooManyRuns { count: n });
     }
     Ok(())
 }
@@ -444,11 +456,14 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
             errs.push(err(format!("models.{ID}.calibrate.iteration_s"), m));
         }
         if let Err(m) = parse_configuration(&cal.configuration) {
-            errs.push(err(format!("models.{ID}.calibrate.configuration"), m));
+            errs.push(err(
+                format!("models.{ID}.calibrate.configuration"),
+                m.to_string(),
+            ));
         }
     }
     if let Err(m) = within_run_limit(c.runs.len()) {
-        errs.push(err(format!("models.{ID}.runs"), m));
+        errs.push(err(format!("models.{ID}.runs"), m.to_string()));
     }
     // Row by row, up to the limit (a longer list is refused above).
     for (i, r) in c.runs.iter().enumerate().take(MAX_RUNS) {
@@ -498,9 +513,14 @@ mod tests {
             parse_configuration("p3.16xlarge"),
             Ok(("p3.16xlarge".to_string(), 1))
         );
-        assert!(parse_configuration("p3.8xlarge + p2.8xlarge")
-            .unwrap_err()
-            .contains("one type"));
+        assert_eq!(
+            parse_configuration("p3.8xlarge + p2.8xlarge").map_err(|e| e.to_string()),
+            Err("\"p3.8xlarge + p2.8xlarge\" mixes instance types: a Stash configuration is one type, e.g. 2× p3.8xlarge".to_string())
+        );
+        assert_eq!(
+            within_run_limit(MAX_RUNS + 1).map_err(|e| e.to_string()),
+            Err("10,001 runs is more than the 10,000 accepted".to_string())
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! A run that contradicts the method is reported, naming it, never turned
 //! into a negative stall; only the network stall may be negative.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use super::section::{parse_configuration, Run, ID};
 use crate::hardware::Instance;
@@ -80,7 +80,68 @@ impl StallValue {
 pub struct Stall {
     pub kind: StallKind,
     /// The stall, or why there is none (a missing or contradicting run).
-    pub value: Result<StallValue, String>,
+    pub value: Result<StallValue, NoStall>,
+}
+
+/// Why a configuration has no value for a stall.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NoStall {
+    #[error("several machines: the interconnect stall is their one-machine member's")]
+    SeveralMachines,
+    #[error("one machine: no network between GPUs")]
+    OneMachine,
+    #[error(
+        "missing run {}: the {} stall needs runs {}",
+        runs(.absent),
+        .kind.word(),
+        runs(.needed)
+    )]
+    MissingRuns {
+        kind: StallKind,
+        absent: Vec<u8>,
+        needed: Vec<u8>,
+    },
+    #[error("missing run (2) of one machine with {gpus} GPUs (its t2_ref, e.g. p3.16xlarge for 2× p3.8xlarge): add it, or name it in run (5)'s reference column")]
+    NoReference { gpus: u32 },
+    #[error(
+        "contradiction: run (2) takes {} s, less than run (1)'s {} s over the same samples per GPU; all GPUs together cannot beat one GPU alone, which has no communication (check the runs' samples)",
+        fmt_sig(*.t2),
+        fmt_sig(*.t1)
+    )]
+    AllBeatOne { t1: f64, t2: f64 },
+    #[error(
+        "contradiction: run (4) on real data takes {} s, less than the synthetic run ({sync})'s {} s; data already in GPU memory cannot be slower",
+        fmt_sig(*.t4),
+        fmt_sig(*.t_sync)
+    )]
+    RealBeatsSynthetic { sync: u8, t_sync: f64, t4: f64 },
+    #[error(
+        "contradiction: run (3) with a cold cache takes {} s, less than run (4)'s {} s with a warm one; was run (3) run after run (4), or the cache not cleared?",
+        fmt_sig(*.t3),
+        fmt_sig(*.t4)
+    )]
+    ColdBeatsWarm { t3: f64, t4: f64 },
+}
+
+impl NoStall {
+    /// A run is missing or contradicts the method: the runs' fault, worth
+    /// a warning (the others are stalls the configuration cannot have).
+    pub fn is_in_runs(&self) -> bool {
+        !matches!(self, NoStall::SeveralMachines | NoStall::OneMachine)
+    }
+}
+
+/// As its sentence, so the evaluation's JSON is what it was with strings.
+impl Serialize for NoStall {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// "(1) and (2)".
+fn runs(list: &[u8]) -> String {
+    let named: Vec<String> = list.iter().map(|r| format!("({r})")).collect();
+    named.join(" and ")
 }
 
 /// A configuration's runs and stalls.
@@ -269,7 +330,7 @@ pub fn analyse(runs: &[Run], catalog: &[Instance]) -> StallAnalysis {
             .collect();
         for s in &config.stalls {
             if let Err(why) = &s.value {
-                if why.starts_with("contradiction") || why.starts_with("missing") {
+                if why.is_in_runs() {
                     notes.push(RunNote {
                         field: format!("models.{ID}.runs"),
                         text: format!("{}, {} stall: {why}", config.name, s.kind.word()),
@@ -420,59 +481,45 @@ fn reference_of(
     ))
 }
 
-fn missing(config: &ConfigStalls, needed: &[u8], kind: StallKind) -> Option<String> {
-    let absent: Vec<String> = needed
+fn missing(config: &ConfigStalls, needed: &[u8], kind: StallKind) -> Option<NoStall> {
+    let absent: Vec<u8> = needed
         .iter()
-        .filter(|&&r| config.time(r).is_none())
-        .map(|r| format!("({r})"))
+        .copied()
+        .filter(|&r| config.time(r).is_none())
         .collect();
-    (!absent.is_empty()).then(|| {
-        let runs: Vec<String> = needed.iter().map(|r| format!("({r})")).collect();
-        format!(
-            "missing run {}: the {} stall needs runs {}",
-            absent.join(" and "),
-            kind.word(),
-            runs.join(" and ")
-        )
+    (!absent.is_empty()).then(|| NoStall::MissingRuns {
+        kind,
+        absent,
+        needed: needed.to_vec(),
     })
 }
 
-fn stall(kind: StallKind, c: &ConfigStalls) -> Result<StallValue, String> {
+fn stall(kind: StallKind, c: &ConfigStalls) -> Result<StallValue, NoStall> {
     let get = |r: u8| c.time(r).unwrap_or(f64::NAN);
-    let secs = |v: f64| fmt_sig(v);
     match kind {
         StallKind::Interconnect => {
             if c.machines > 1 {
-                return Err(
-                    "several machines: the interconnect stall is their one-machine member's".into(),
-                );
+                return Err(NoStall::SeveralMachines);
             }
             if let Some(m) = missing(c, &[1, 2], kind) {
                 return Err(m);
             }
             let (t1, t2) = (get(1), get(2));
             if t2 < t1 {
-                return Err(format!(
-                    "contradiction: run (2) takes {} s, less than run (1)'s {} s over the same samples per GPU; all GPUs together cannot beat one GPU alone, which has no communication (check the runs' samples)",
-                    secs(t2),
-                    secs(t1)
-                ));
+                return Err(NoStall::AllBeatOne { t1, t2 });
             }
             Ok(StallValue::of(t2, t1, t1))
         }
         StallKind::Network => {
             if c.machines == 1 {
-                return Err("one machine: no network between GPUs".into());
+                return Err(NoStall::OneMachine);
             }
             if let Some(m) = missing(c, &[5], kind) {
                 return Err(m);
             }
             match &c.reference {
                 Some((_, t2_ref)) => Ok(StallValue::of(get(5), *t2_ref, *t2_ref)),
-                None => Err(format!(
-                    "missing run (2) of one machine with {} GPUs (its t2_ref, e.g. p3.16xlarge for 2× p3.8xlarge): add it, or name it in run (5)'s reference column",
-                    c.gpus
-                )),
+                None => Err(NoStall::NoReference { gpus: c.gpus }),
             }
         }
         StallKind::Cpu => {
@@ -480,15 +527,11 @@ fn stall(kind: StallKind, c: &ConfigStalls) -> Result<StallValue, String> {
             if let Some(m) = missing(c, &[sync, 4], kind) {
                 return Err(m);
             }
-            let (ts, t4) = (get(sync), get(4));
-            if t4 < ts {
-                return Err(format!(
-                    "contradiction: run (4) on real data takes {} s, less than the synthetic run ({sync})'s {} s; data already in GPU memory cannot be slower",
-                    secs(t4),
-                    secs(ts)
-                ));
+            let (t_sync, t4) = (get(sync), get(4));
+            if t4 < t_sync {
+                return Err(NoStall::RealBeatsSynthetic { sync, t_sync, t4 });
             }
-            Ok(StallValue::of(t4, ts, t4))
+            Ok(StallValue::of(t4, t_sync, t4))
         }
         StallKind::Disk => {
             if let Some(m) = missing(c, &[3, 4], kind) {
@@ -496,13 +539,34 @@ fn stall(kind: StallKind, c: &ConfigStalls) -> Result<StallValue, String> {
             }
             let (t3, t4) = (get(3), get(4));
             if t3 < t4 {
-                return Err(format!(
-                    "contradiction: run (3) with a cold cache takes {} s, less than run (4)'s {} s with a warm one; was run (3) run after run (4), or the cache not cleared?",
-                    secs(t3),
-                    secs(t4)
-                ));
+                return Err(NoStall::ColdBeatsWarm { t3, t4 });
             }
             Ok(StallValue::of(t3, t4, t3))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_stall_reads_and_serialises_as_its_sentence() {
+        let missing = NoStall::MissingRuns {
+            kind: StallKind::Interconnect,
+            absent: vec![1, 2],
+            needed: vec![1, 2],
+        };
+        assert_eq!(
+            missing.to_string(),
+            "missing run (1) and (2): the interconnect stall needs runs (1) and (2)"
+        );
+        let cold = NoStall::ColdBeatsWarm { t3: 1.0, t4: 2.0 };
+        assert!(cold.to_string().starts_with("contradiction: run (3) with a cold cache takes "));
+        assert!(cold.is_in_runs() && !NoStall::OneMachine.is_in_runs());
+        assert_eq!(
+            serde_json::to_value(&cold).ok(),
+            Some(serde_json::Value::String(cold.to_string()))
+        );
     }
 }

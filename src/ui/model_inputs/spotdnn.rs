@@ -28,6 +28,7 @@ use crate::models::spotdnn::{LossForm, LossLaw};
 use crate::report::fmt_sig;
 use crate::scenario::files::merge_instances;
 use crate::scenario::Scenario;
+use crate::workload::CsvError;
 
 /// Edits the section in one scenario update (one undo step).
 fn edit(sc: RwSignal<Scenario>, f: impl FnOnce(&mut SpotDnnSettings)) {
@@ -459,7 +460,7 @@ fn FitBox(
     placeholder: &'static str,
     list: &'static str,
     format: fn(&SpotDnnSettings) -> String,
-    apply: fn(&mut SpotDnnSettings, &str) -> Result<(), String>,
+    apply: fn(&mut SpotDnnSettings, &str) -> Result<(), CsvError>,
 ) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
@@ -473,7 +474,7 @@ fn FitBox(
                 problem.set(None);
                 sc.update(|s| s.set_section(ID, &c));
             }
-            Err(e) => problem.set(Some(e)),
+            Err(e) => problem.set(Some(e.to_string())),
         }
     };
     view! {

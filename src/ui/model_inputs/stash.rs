@@ -67,7 +67,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
             format!("{from}: {e}")
         })),
     };
-    let set_runs = move |t: &str, from: &str| use_runs(parse_runs(t), from);
+    let set_runs = move |t: &str, from: &str| use_runs(parse_runs(t).map_err(|e| e.to_string()), from);
     let on_change = move |ev| set_runs(&event_target_value(&ev), "");
     // Read in an import worker: a long file never blocks a frame.
     let slot = StoredValue::new_local(ImportSlot::default());

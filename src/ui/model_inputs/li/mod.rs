@@ -145,7 +145,7 @@ pub fn Panel() -> impl IntoView {
                     c.parse_pairs = Some(text);
                 });
             }
-            Err(m) => fit_note.set(Some(Err(m))),
+            Err(m) => fit_note.set(Some(Err(m.to_string()))),
         }
     };
     let generating = Memo::new(move |_| cfg.with(|c| c.profile.is_none() && c.generate.is_some()));
