@@ -15,9 +15,11 @@ use crate::report::{csv::csv, text, Report};
 use crate::runs::files::apply_runs;
 use crate::scenario::codec::encode_link;
 use crate::scenario::files::{
-    apply_loss_curve, apply_profile, import_network, merge_catalog, sniff, FileKind,
+    apply_loss_curve, apply_profile, merge_catalog, read_network, sniff, FileKind,
 };
 use crate::scenario::{Scenario, ScenarioError, MAX_SCENARIO_BYTES};
+use crate::workload::listing::listing;
+use crate::workload::paleo::PaleoImport;
 use crate::workload::presets::{network_preset, network_presets};
 
 #[derive(Parser)]
@@ -160,13 +162,15 @@ enum CliError {
         path: String,
         source: std::io::Error,
     },
-    #[error(
-        "{path}: {bytes} bytes is more than the {MAX_SCENARIO_BYTES} a scenario or import may have"
-    )]
-    TooLarge { path: String, bytes: u64 },
+    #[error("{path}: {bytes} bytes is more than the {limit} a scenario or import may have")]
+    TooLarge {
+        path: String,
+        bytes: u64,
+        limit: u64,
+    },
     /// Standard input or a special file that goes on past the limit.
-    #[error("{path}: more than the {MAX_SCENARIO_BYTES} bytes a scenario or import may have")]
-    TooLong { path: String },
+    #[error("{path}: more than the {limit} bytes a scenario or import may have")]
+    TooLong { path: String, limit: u64 },
     #[error("{path} is not text (UTF-8)")]
     NotText { path: String },
     /// A file given as the scenario that is another kind of file.
@@ -196,7 +200,17 @@ enum CliError {
 /// `/dev/zero` stops there too), a leading byte-order mark dropped, as the
 /// page drops it.
 fn read_text(path: &str) -> Result<String, CliError> {
-    let limit = MAX_SCENARIO_BYTES as u64;
+    let bytes = read_file(path, MAX_SCENARIO_BYTES as u64)?;
+    let shown = || if path == "-" { "standard input" } else { path }.to_string();
+    let text = String::from_utf8(bytes).map_err(|_| CliError::NotText { path: shown() })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// A file's bytes, or standard input's for `-`, at most `limit`.
+fn read_file(path: &str, limit: u64) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
     let read = if path == "-" {
         std::io::stdin()
@@ -215,20 +229,17 @@ fn read_text(path: &str) -> Result<String, CliError> {
                 return Err(CliError::TooLarge {
                     path: path.to_string(),
                     bytes: meta.len(),
+                    limit,
                 });
             }
         }
         file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?
     };
-    let shown = || if path == "-" { "standard input" } else { path }.to_string();
     if read as u64 > limit {
-        return Err(CliError::TooLong { path: shown() });
+        let path = if path == "-" { "standard input" } else { path }.to_string();
+        return Err(CliError::TooLong { path, limit });
     }
-    let text = String::from_utf8(bytes).map_err(|_| CliError::NotText { path: shown() })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    Ok(bytes)
 }
 
 /// A link given to `decode`: `-` reads standard input, an existing file
@@ -263,17 +274,20 @@ fn read_scenario(path: &str) -> Result<Scenario, CliError> {
 }
 
 /// The scenario `eval` works on: the file (or the example) with every
-/// import applied, in the order the page applies them.
-fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), CliError> {
+/// import applied, in the order the page applies them; what each import
+/// read; and the Paleo import the network came from, if it did.
+fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>, Option<PaleoImport>), CliError> {
     let mut s = match &a.scenario {
         Some(p) => read_scenario(p)?,
         None => Scenario::example(),
     };
     let mut log = Vec::new();
+    let mut paleo = None;
     if let Some(p) = &a.network {
-        let (net, msg) = import_network(p, &read_text(p)?)?;
-        s.workload.network = net;
-        log.push(msg);
+        let read = read_network(p, &read_text(p)?)?;
+        s.workload.network = read.network;
+        log.push(read.message);
+        paleo = read.paleo;
     }
     if let Some(p) = &a.catalog {
         log.push(merge_catalog(&mut s, p, &read_text(p)?)?);
@@ -303,7 +317,7 @@ fn build_scenario(a: &EvalArgs) -> Result<(Scenario, Vec<String>), CliError> {
     for spec in &a.imports {
         log.push(apply_import(&mut s, spec)?);
     }
-    Ok((s, log))
+    Ok((s, log, paleo))
 }
 
 /// `--import stash.runs=runs.csv`: the model's own reader, named in its
@@ -313,9 +327,9 @@ fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, CliError> {
         let kinds: Vec<String> = MODELS
             .iter()
             .flat_map(|m| {
-                m.imports()
-                    .iter()
-                    .map(move |i| format!("{}.{}", m.id(), i.key))
+                let keys = m.imports().iter().map(|i| i.key);
+                keys.chain(m.byte_imports().iter().map(|i| i.key))
+                    .map(move |key| format!("{}.{key}", m.id()))
             })
             .collect();
         CliError::Usage(format!(
@@ -329,8 +343,21 @@ fn apply_import(s: &mut Scenario, spec: &str) -> Result<String, CliError> {
         return Ok(format!("{path}: {read}"));
     }
     let (model, key) = kind.split_once('.').ok_or_else(usage)?;
-    let import = by_id(model)
-        .and_then(|m| m.imports().iter().find(|i| i.key == key))
+    let model = by_id(model).ok_or_else(usage)?;
+    if let Some(import) = model.byte_imports().iter().find(|i| i.key == key) {
+        // Named as the page names an upload: by its file name.
+        let name = match path {
+            "-" => "standard input",
+            p => p.rsplit(['/', '\\']).next().unwrap_or(p),
+        };
+        let bytes = read_file(path, import.max_bytes)?;
+        let read = (import.apply)(s, name, bytes).map_err(|e| e.in_file(path))?;
+        return Ok(format!("{path}: {read}"));
+    }
+    let import = model
+        .imports()
+        .iter()
+        .find(|i| i.key == key)
         .ok_or_else(usage)?;
     let read = (import.apply)(s, &read_text(path)?).map_err(|e| e.in_file(path))?;
     Ok(format!("{path}: {read}"))
@@ -382,7 +409,8 @@ fn evaluate_with_progress(m: &'static dyn Model, s: &Scenario) -> Result<Report,
 
 /// Output text and whether any model's inputs were invalid.
 fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
-    let (s, log) = build_scenario(a)?;
+    let (s, log, paleo) = build_scenario(a)?;
+    let network = listing(&s.workload.network, paleo.as_ref());
     // Only the models asked for are evaluated, in registry order.
     let wanted = selected(&a.models)?;
     let outcomes: Vec<_> = MODELS
@@ -410,6 +438,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
             let mut doc = serde_json::json!({
                 "title": s.display_title(),
                 "imports": log,
+                "network": network,
                 "models": map,
             });
             if let Some(r) = &runs {
@@ -435,6 +464,7 @@ fn eval(a: &EvalArgs) -> Result<(String, bool), CliError> {
             for l in &log {
                 out.push_str(&format!("imported {l}\n"));
             }
+            out.push_str(&text::tables(&network.tables()));
             for (m, r) in &outcomes {
                 out.push('\n');
                 match r {
@@ -655,13 +685,9 @@ fn models_list() -> String {
             let opt = if n.optional { " (optional)" } else { "" };
             out.push_str(&format!("    {}{opt}: {}\n", n.field, n.what));
         }
-        for i in m.imports() {
-            out.push_str(&format!(
-                "    --import {}.{}=FILE: {}\n",
-                m.id(),
-                i.key,
-                i.what
-            ));
+        let imports = m.imports().iter().map(|i| (i.key, i.what));
+        for (key, what) in imports.chain(m.byte_imports().iter().map(|i| (i.key, i.what))) {
+            out.push_str(&format!("    --import {}.{key}=FILE: {what}\n", m.id()));
         }
         out.push('\n');
     }

@@ -126,7 +126,7 @@ export type Outcome =
   | { unavailable: Unavailable; report?: never };
 
 /** `evaluate`'s result: the shape of `ddnn-planner eval --format json`
- *  (without `imports`), one entry per model in registry order. */
+ *  (without `imports` and `network`), one entry per model in registry order. */
 export interface Evaluation {
   title: string;
   models: Record<string, Outcome>;

@@ -77,7 +77,7 @@ pub const CATALOG: Importer<Vec<Instance>> = Importer {
 /// Cynthia's job profile (JSON).
 pub const PROFILE: Importer<Profile> = Importer {
     id: "profile",
-    read: |_, bytes, ()| parse_profile_json(&text(bytes)?),
+    read: |_, bytes, ()| Ok(parse_profile_json(&text(bytes)?)?),
 };
 
 /// A measured loss curve, fitted (Eq. 1) for this synchronisation and

@@ -157,6 +157,11 @@ pub trait Model: Sync {
     fn imports(&self) -> &'static [Import] {
         &[]
     }
+    /// Files the CLI reads as bytes (gzip, or text past the scenario's
+    /// size), `--import <id>.<key>=FILE` too.
+    fn byte_imports(&self) -> &'static [ByteImport] {
+        &[]
+    }
     /// Leaves out of a share link what is too large to travel in one,
     /// naming it instead (the scenario file keeps everything), and returns
     /// what it left out, for the page to keep.
@@ -222,6 +227,16 @@ pub struct Import {
     pub key: &'static str,
     pub what: &'static str,
     pub apply: fn(&mut Scenario, &str) -> Result<String, ReadError>,
+}
+
+/// A file of one model's inputs read as bytes: `apply` reads the file named
+/// `name` (its bytes, at most `max_bytes`) into the scenario, as the page's
+/// upload does, and says what it read.
+pub struct ByteImport {
+    pub key: &'static str,
+    pub what: &'static str,
+    pub max_bytes: u64,
+    pub apply: fn(&mut Scenario, &str, Vec<u8>) -> Result<String, ReadError>,
 }
 
 /// A scenario document (Import scenario JSON), read and checked whole.

@@ -149,6 +149,15 @@ fn write_table(out: &mut String, t: &Table) {
     }
 }
 
+/// Tables alone, each as a report prints it.
+pub fn tables(list: &[Table]) -> String {
+    let mut out = String::new();
+    for t in list {
+        write_table(&mut out, t);
+    }
+    out
+}
+
 /// The whole report for a terminal: heading, headline figures, notes,
 /// tables, every figure, and the charts by key.
 pub fn table(r: &Report) -> String {

@@ -9,7 +9,7 @@ use crate::errors::ReadError;
 use crate::hardware::{parse_catalog, Instance};
 use crate::report::{fmt_count, fmt_sig};
 use crate::workload::loss_fit::fit_loss;
-use crate::workload::paleo::import_paleo;
+use crate::workload::paleo::{import_paleo, PaleoImport};
 use crate::workload::profile::{LossCurve, LossParams, SyncMode};
 use crate::workload::profile_io::{parse_loss_curve, parse_profile_json};
 use crate::workload::table::parse_layer_table;
@@ -100,6 +100,19 @@ pub fn sniff(text: &str) -> FileKind {
 /// A layer table (CSV/TSV/JSON) or a Paleo network JSON as the network,
 /// with a sentence saying what was imported.
 pub fn import_network(source: &str, text: &str) -> Result<(Network, String), ReadError> {
+    read_network(source, text).map(|r| (r.network, r.message))
+}
+
+/// A network file as read: the network, the sentence, and for a Paleo
+/// file the import with Paleo's own figures per layer.
+pub struct NetworkRead {
+    pub network: Network,
+    pub message: String,
+    pub paleo: Option<PaleoImport>,
+}
+
+/// `import_network`, keeping what a Paleo file says beyond the network.
+pub fn read_network(source: &str, text: &str) -> Result<NetworkRead, ReadError> {
     if looks_like_paleo(text) {
         let imp = import_paleo(text).map_err(|e| format!("{source}: {e}"))?;
         let n = imp.network.layers.len();
@@ -116,7 +129,11 @@ pub fn import_network(source: &str, text: &str) -> Result<(Network, String), Rea
             fmt_sig(imp.paleo_forward_flop_per_batch),
             fmt_sig(eq4)
         );
-        return Ok((imp.network, msg));
+        return Ok(NetworkRead {
+            network: imp.network.clone(),
+            message: msg,
+            paleo: Some(imp),
+        });
     }
     let layers = parse_layer_table(text).map_err(|e| format!("{source}: {e}"))?;
     let file = source.rsplit(['/', '\\']).next().unwrap_or(source);
@@ -128,7 +145,11 @@ pub fn import_network(source: &str, text: &str) -> Result<(Network, String), Rea
         "{source}: {} imported",
         plural(layers.len(), "layer", "layers")
     );
-    Ok((Network::from_layers(name, layers), msg))
+    Ok(NetworkRead {
+        network: Network::from_layers(name, layers),
+        message: msg,
+        paleo: None,
+    })
 }
 
 /// "1 layer", "3 layers".

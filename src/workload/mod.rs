@@ -2,6 +2,7 @@
 //! figures) that every model reads what it needs from.
 
 pub mod layer;
+pub mod listing;
 pub mod loss_fit;
 pub mod network;
 pub mod paleo;

@@ -76,19 +76,177 @@ const NUMBER_FIELDS: [(&str, &str, f64, &str); 5] = [
     ),
 ];
 
-fn check_size(text: &str, what: &str) -> Result<(), String> {
+/// Why a profile file did not read; every message names the field.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ProfileError {
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    #[error("the profile is empty: expected a JSON object")]
+    Empty,
+    #[error(transparent)]
+    Json(#[from] JsonError),
+    #[error(
+        "a profile must be a JSON object {{\"name\": …, \"sync\": …, \"w_iter_gflop\": …, …}}"
+    )]
+    NotAnObject,
+    #[error(
+        "the profile mixes SI fields (w_iter_flop, g_param_bytes, …) with Table 4 unit \
+         fields (w_iter_gflop, g_param_mb, …): use one form"
+    )]
+    MixedForms,
+    #[error(
+        "the profile has none of the expected fields: give w_iter_gflop, g_param_mb, \
+         c_prof_gflops, b_prof_mb_per_s, c_base_gflops (or their SI forms w_iter_flop, \
+         g_param_bytes, c_prof_flops, b_prof_bytes_per_s, c_base_flops)"
+    )]
+    NoFields,
+    /// `key` shortened for the message.
+    #[error("unknown field \"{key}\"; accepted fields: {accepted}")]
+    UnknownField { key: String, accepted: String },
+    #[error("field \"{field}\": expected a string, got {found}")]
+    NotAString { field: String, found: &'static str },
+    #[error("missing field \"sync\": give \"bsp\" or \"asp\"")]
+    MissingSync,
+    /// `text` shortened for the message.
+    #[error("field \"sync\": '{text}' is not a sync mode; use \"bsp\" or \"asp\"")]
+    BadSync { text: String },
+    #[error("missing field \"{field}\" ({what})")]
+    MissingField {
+        field: &'static str,
+        what: &'static str,
+    },
+    #[error("field \"{field}\": expected a number, got {found}")]
+    NotANumber {
+        field: &'static str,
+        found: &'static str,
+    },
+    /// `shown`: the number as read, or "?" when it is none.
+    #[error("field \"{field}\" ({what}) must be a positive number (got {shown})")]
+    NotPositive {
+        field: &'static str,
+        what: &'static str,
+        shown: String,
+    },
+    #[error("field \"{field}\": {value} is too large")]
+    Overflows { field: &'static str, value: f64 },
+    /// A figure of a profile already read (`validate_profile`).
+    #[error("field \"{field}\" ({what}) must be a positive finite number (got {value})")]
+    NotPositiveFinite {
+        field: &'static str,
+        what: &'static str,
+        value: f64,
+    },
+}
+
+/// Why a loss curve did not read; every message names the line or point.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LossCurveError {
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    #[error("the loss curve is empty: give a header row (iteration, loss) and one row per point")]
+    Empty,
+    #[error(transparent)]
+    Json(#[from] JsonError),
+    #[error("the loss curve has no points")]
+    NoPoints,
+    #[error(
+        "workers: an ASP loss curve needs the measured run's worker count n ≥ 1 \
+         (loss = β0·√n/(s + β1))"
+    )]
+    AspWithoutWorkers,
+    #[error(
+        "the loss curve has only comments: give a header row (iteration, loss) and one row \
+         per point"
+    )]
+    OnlyComments,
+    /// Both names shortened for the message.
+    #[error("line {line}: two columns could be the same one ('{first}' and '{second}'); keep one")]
+    TwoColumns {
+        line: usize,
+        first: String,
+        second: String,
+    },
+    /// `data`: the header row holds numbers (a data row in its place).
+    #[error(
+        "line {line}: the header row needs an iteration column (iteration, step or s) \
+         and a loss column (loss or value){}",
+        if *.data { "; the first line must be a header row naming the columns" } else { "" }
+    )]
+    NoHeader { line: usize, data: bool },
+    #[error("line {line}: more than {MAX_LOSS_POINTS} points, the most one curve may have")]
+    TooManyPoints { line: usize },
+    #[error("line {line}, column {column}: no value (the row has {fields} fields)")]
+    NoValue {
+        line: usize,
+        column: String,
+        fields: usize,
+    },
+    /// `cell` shortened for the message.
+    #[error("line {line}, column {column}: '{cell}' is not a number")]
+    NotANumber {
+        line: usize,
+        column: String,
+        cell: String,
+    },
+    #[error("line {line}: {problem}")]
+    BadPoint { line: usize, problem: PointError },
+}
+
+/// What is wrong with one point of a loss curve.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum PointError {
+    #[error("the iteration must be a finite number ≥ 0 (got {0})")]
+    Iteration(f64),
+    #[error("the loss must be a positive finite number (got {0})")]
+    Loss(f64),
+}
+
+/// A file over `MAX_INPUT_BYTES`; `what` names its kind.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("the {what} is {bytes} bytes, more than the {MAX_INPUT_BYTES} bytes (5 MiB) accepted")]
+pub struct TooLarge {
+    pub what: &'static str,
+    pub bytes: usize,
+}
+
+/// Malformed JSON, where serde_json found it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("JSON, line {line}, character {column}: {message}")]
+pub struct JsonError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl From<ProfileError> for ReadError {
+    fn from(e: ProfileError) -> Self {
+        ReadError::Content(e.to_string())
+    }
+}
+
+impl From<LossCurveError> for ReadError {
+    fn from(e: LossCurveError) -> Self {
+        ReadError::Content(e.to_string())
+    }
+}
+
+fn check_size(text: &str, what: &'static str) -> Result<(), TooLarge> {
     if text.len() > MAX_INPUT_BYTES {
-        return Err(format!(
-            "the {what} is {} bytes, more than the {MAX_INPUT_BYTES} bytes (5 MiB) accepted",
-            text.len()
-        ));
+        return Err(TooLarge {
+            what,
+            bytes: text.len(),
+        });
     }
     Ok(())
 }
 
-fn json_error(e: &serde_json::Error) -> String {
+fn json_error(e: &serde_json::Error) -> JsonError {
     let (line, column, message) = json_error_parts(e);
-    format!("JSON, line {line}, character {column}: {message}")
+    JsonError {
+        line,
+        column,
+        message,
+    }
 }
 
 fn parse_sync(text: &str) -> Option<SyncMode> {
@@ -102,7 +260,7 @@ fn parse_sync(text: &str) -> Option<SyncMode> {
 // ---- Profile ----
 
 /// Checks that every figure of a profile is a positive finite number.
-pub fn validate_profile(p: &Profile) -> Result<(), String> {
+pub fn validate_profile(p: &Profile) -> Result<(), ProfileError> {
     let values = [
         p.w_iter_flop,
         p.g_param_bytes,
@@ -112,63 +270,45 @@ pub fn validate_profile(p: &Profile) -> Result<(), String> {
     ];
     for (v, (field, _, _, what)) in values.iter().zip(NUMBER_FIELDS) {
         if !(v.is_finite() && *v > 0.0) {
-            return Err(format!(
-                "field \"{field}\" ({what}) must be a positive finite number (got {v})"
-            ));
+            return Err(ProfileError::NotPositiveFinite {
+                field,
+                what,
+                value: *v,
+            });
         }
     }
     Ok(())
 }
 
 /// Reads a profile in either documented form (see the module docs).
-pub fn parse_profile_json(text: &str) -> Result<Profile, ReadError> {
-    profile_json(text).map_err(ReadError::Content)
-}
-
-fn profile_json(text: &str) -> Result<Profile, String> {
+pub fn parse_profile_json(text: &str) -> Result<Profile, ProfileError> {
     check_size(text, "profile")?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
-        return Err("the profile is empty: expected a JSON object".to_string());
+        return Err(ProfileError::Empty);
     }
     let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;
     let Value::Object(map) = value else {
-        return Err(
-            "a profile must be a JSON object {\"name\": …, \"sync\": …, \"w_iter_gflop\": …, …}"
-                .to_string(),
-        );
+        return Err(ProfileError::NotAnObject);
     };
     let has_si = NUMBER_FIELDS.iter().any(|f| map.contains_key(f.0));
     let has_units = NUMBER_FIELDS.iter().any(|f| map.contains_key(f.1));
-    let units =
-        match (has_si, has_units) {
-            (true, true) => return Err(
-                "the profile mixes SI fields (w_iter_flop, g_param_bytes, …) with Table 4 unit \
-                 fields (w_iter_gflop, g_param_mb, …): use one form"
-                    .to_string(),
-            ),
-            (true, false) => false,
-            (false, true) => true,
-            (false, false) => {
-                return Err(
-                    "the profile has none of the expected fields: give w_iter_gflop, g_param_mb, \
-                 c_prof_gflops, b_prof_mb_per_s, c_base_gflops (or their SI forms w_iter_flop, \
-                 g_param_bytes, c_prof_flops, b_prof_bytes_per_s, c_base_flops)"
-                        .to_string(),
-                )
-            }
-        };
+    let units = match (has_si, has_units) {
+        (true, true) => return Err(ProfileError::MixedForms),
+        (true, false) => false,
+        (false, true) => true,
+        (false, false) => return Err(ProfileError::NoFields),
+    };
     let allowed: Vec<&str> = ["name", "sync", "source"]
         .into_iter()
         .chain(NUMBER_FIELDS.iter().map(|f| if units { f.1 } else { f.0 }))
         .collect();
     // Unknown keys are refused so that a misspelt field is not silently lost.
     if let Some(key) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!(
-            "unknown field \"{}\"; accepted fields: {}",
-            shorten(key),
-            allowed.join(", ")
-        ));
+        return Err(ProfileError::UnknownField {
+            key: shorten(key),
+            accepted: allowed.join(", "),
+        });
     }
 
     let name = optional_string(&map, "name")?
@@ -176,37 +316,31 @@ fn profile_json(text: &str) -> Result<Profile, String> {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "imported profile".to_string());
     let source = optional_string(&map, "source")?.unwrap_or_default();
-    let sync_text = optional_string(&map, "sync")?
-        .ok_or_else(|| "missing field \"sync\": give \"bsp\" or \"asp\"".to_string())?;
-    let sync = parse_sync(&sync_text).ok_or_else(|| {
-        format!(
-            "field \"sync\": '{}' is not a sync mode; use \"bsp\" or \"asp\"",
-            shorten(&sync_text)
-        )
+    let sync_text = optional_string(&map, "sync")?.ok_or(ProfileError::MissingSync)?;
+    let sync = parse_sync(&sync_text).ok_or_else(|| ProfileError::BadSync {
+        text: shorten(&sync_text),
     })?;
 
     let mut si = [0.0f64; 5];
     for (slot, &(si_name, unit_name, factor, what)) in si.iter_mut().zip(NUMBER_FIELDS.iter()) {
         let field = if units { unit_name } else { si_name };
         let value = match map.get(field) {
-            None => return Err(format!("missing field \"{field}\" ({what})")),
+            None => return Err(ProfileError::MissingField { field, what }),
             Some(Value::Number(n)) => n.as_f64(),
             Some(other) => {
-                return Err(format!(
-                    "field \"{field}\": expected a number, got {}",
-                    json_kind(other)
-                ))
+                return Err(ProfileError::NotANumber {
+                    field,
+                    found: json_kind(other),
+                })
             }
         };
         let Some(v) = value.filter(|v| v.is_finite() && *v > 0.0) else {
             let shown = value.map_or_else(|| "?".to_string(), |v| v.to_string());
-            return Err(format!(
-                "field \"{field}\" ({what}) must be a positive number (got {shown})"
-            ));
+            return Err(ProfileError::NotPositive { field, what, shown });
         };
         let converted = if units { v * factor } else { v };
         if !converted.is_finite() {
-            return Err(format!("field \"{field}\": {v} is too large"));
+            return Err(ProfileError::Overflows { field, value: v });
         }
         *slot = converted;
     }
@@ -223,14 +357,14 @@ fn profile_json(text: &str) -> Result<Profile, String> {
     })
 }
 
-fn optional_string(map: &Map<String, Value>, field: &str) -> Result<Option<String>, String> {
+fn optional_string(map: &Map<String, Value>, field: &str) -> Result<Option<String>, ProfileError> {
     match map.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!(
-            "field \"{field}\": expected a string, got {}",
-            json_kind(other)
-        )),
+        Some(other) => Err(ProfileError::NotAString {
+            field: field.to_string(),
+            found: json_kind(other),
+        }),
     }
 }
 
@@ -250,19 +384,16 @@ fn json_kind(v: &Value) -> &'static str {
 /// Reads a measured loss curve (see the module docs). `sync` and `workers`
 /// describe the measured run; a JSON object's own `"sync"` and `"workers"`
 /// take precedence, since they come with the data.
-pub fn parse_loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, ReadError> {
-    loss_curve(text, sync, workers).map_err(ReadError::Content)
-}
-
-fn loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, String> {
+pub fn parse_loss_curve(
+    text: &str,
+    sync: SyncMode,
+    workers: u32,
+) -> Result<LossCurve, LossCurveError> {
     check_size(text, "loss curve")?;
     // Spreadsheets on Windows like to prepend a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (points, sync, workers) = match text.trim_start().chars().next() {
-        None => return Err(
-            "the loss curve is empty: give a header row (iteration, loss) and one row per point"
-                .to_string(),
-        ),
+        None => return Err(LossCurveError::Empty),
         Some('[') | Some('{') => {
             let doc: CurveDoc = serde_json::from_str(text).map_err(|e| json_error(&e))?;
             (
@@ -274,14 +405,10 @@ fn loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, Str
         Some(_) => (parse_delimited(text)?, sync, workers),
     };
     if points.is_empty() {
-        return Err("the loss curve has no points".to_string());
+        return Err(LossCurveError::NoPoints);
     }
     if sync == SyncMode::Asp && workers == 0 {
-        return Err(
-            "workers: an ASP loss curve needs the measured run's worker count n ≥ 1 \
-             (loss = β0·√n/(s + β1))"
-                .to_string(),
-        );
+        return Err(LossCurveError::AspWithoutWorkers);
     }
     Ok(LossCurve {
         points,
@@ -291,16 +418,12 @@ fn loss_curve(text: &str, sync: SyncMode, workers: u32) -> Result<LossCurve, Str
 }
 
 /// Checks one point; the message is completed with its line or position.
-fn check_point(s: f64, loss: f64) -> Result<(), String> {
+fn check_point(s: f64, loss: f64) -> Result<(), PointError> {
     if !(s.is_finite() && s >= 0.0) {
-        return Err(format!(
-            "the iteration must be a finite number ≥ 0 (got {s})"
-        ));
+        return Err(PointError::Iteration(s));
     }
     if !(loss.is_finite() && loss > 0.0) {
-        return Err(format!(
-            "the loss must be a positive finite number (got {loss})"
-        ));
+        return Err(PointError::Loss(loss));
     }
     Ok(())
 }
@@ -342,16 +465,20 @@ fn unquote(cell: &str) -> &str {
         .trim()
 }
 
-fn find_column(cells: &[&str], names: &[&str], line: usize) -> Result<Option<usize>, String> {
+fn find_column(
+    cells: &[&str],
+    names: &[&str],
+    line: usize,
+) -> Result<Option<usize>, LossCurveError> {
     let mut found: Option<usize> = None;
     for (i, cell) in cells.iter().enumerate() {
         if names.contains(&cell.to_ascii_lowercase().as_str()) {
             if let Some(prev) = found {
-                return Err(format!(
-                    "line {line}: two columns could be the same one ('{}' and '{}'); keep one",
-                    shorten(cells.get(prev).copied().unwrap_or("")),
-                    shorten(cell)
-                ));
+                return Err(LossCurveError::TwoColumns {
+                    line,
+                    first: shorten(cells.get(prev).copied().unwrap_or("")),
+                    second: shorten(cell),
+                });
             }
             found = Some(i);
         }
@@ -359,34 +486,24 @@ fn find_column(cells: &[&str], names: &[&str], line: usize) -> Result<Option<usi
     Ok(found)
 }
 
-fn parse_delimited(text: &str) -> Result<Vec<(f64, f64)>, String> {
+fn parse_delimited(text: &str) -> Result<Vec<(f64, f64)>, LossCurveError> {
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
     let Some((header_line, header)) = lines.next() else {
-        return Err(
-            "the loss curve has only comments: give a header row (iteration, loss) and one row \
-             per point"
-                .to_string(),
-        );
+        return Err(LossCurveError::OnlyComments);
     };
     let delimiter = Delimiter::detect(header);
     let cells = delimiter.split(header);
     let iter_col = find_column(&cells, ITERATION_NAMES, header_line)?;
     let loss_col = find_column(&cells, LOSS_NAMES, header_line)?;
     let (Some(iter_col), Some(loss_col)) = (iter_col, loss_col) else {
-        let looks_like_data = cells.iter().any(|c| c.parse::<f64>().is_ok());
-        let hint = if looks_like_data {
-            "; the first line must be a header row naming the columns"
-        } else {
-            ""
-        };
-        return Err(format!(
-            "line {header_line}: the header row needs an iteration column (iteration, step or s) \
-             and a loss column (loss or value){hint}"
-        ));
+        return Err(LossCurveError::NoHeader {
+            line: header_line,
+            data: cells.iter().any(|c| c.parse::<f64>().is_ok()),
+        });
     };
     let names = [
         (
@@ -399,9 +516,7 @@ fn parse_delimited(text: &str) -> Result<Vec<(f64, f64)>, String> {
     let mut points = Vec::new();
     for (line, row) in lines {
         if points.len() >= MAX_LOSS_POINTS {
-            return Err(format!(
-                "line {line}: more than {MAX_LOSS_POINTS} points, the most one curve may have"
-            ));
+            return Err(LossCurveError::TooManyPoints { line });
         }
         let cells = delimiter.split(row);
         let mut values = [0.0f64; 2];
@@ -410,21 +525,23 @@ fn parse_delimited(text: &str) -> Result<Vec<(f64, f64)>, String> {
             let cell = match cells.get(col) {
                 Some(c) if !c.is_empty() => *c,
                 _ => {
-                    return Err(format!(
-                        "line {line}, column {name}: no value (the row has {} fields)",
-                        cells.len()
-                    ))
+                    return Err(LossCurveError::NoValue {
+                        line,
+                        column: name,
+                        fields: cells.len(),
+                    })
                 }
             };
-            *slot = cell.parse::<f64>().map_err(|_| {
-                format!(
-                    "line {line}, column {name}: '{}' is not a number",
-                    shorten(cell)
-                )
-            })?;
+            *slot = cell
+                .parse::<f64>()
+                .map_err(|_| LossCurveError::NotANumber {
+                    line,
+                    column: name.clone(),
+                    cell: shorten(cell),
+                })?;
         }
         let [s, loss] = values;
-        check_point(s, loss).map_err(|m| format!("line {line}: {m}"))?;
+        check_point(s, loss).map_err(|problem| LossCurveError::BadPoint { line, problem })?;
         points.push((s, loss));
     }
     Ok(points)

@@ -662,7 +662,7 @@ fn validate_profile_names_the_field() {
     let mut p = profile_preset("vgg19-asp").unwrap();
     validate_profile(&p).unwrap();
     p.g_param_bytes = f64::NAN;
-    let e = validate_profile(&p).unwrap_err();
+    let e = validate_profile(&p).unwrap_err().to_string();
     assert!(e.contains("\"g_param_bytes\""), "{e}");
 }
 

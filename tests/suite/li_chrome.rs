@@ -49,6 +49,15 @@ fn has_line(i: &Imported, text: &str) {
     );
 }
 
+/// The default rules with no step marker: a trace without markers or
+/// step ids is one step.
+fn whole() -> Mapping {
+    Mapping {
+        step_marker: String::new(),
+        ..Mapping::default()
+    }
+}
+
 fn gzip(text: &str) -> Vec<u8> {
     let mut e = GzEncoder::new(Vec::new(), Compression::default());
     e.write_all(text.as_bytes()).expect("gzip in memory");
@@ -80,7 +89,7 @@ const TF: &str = r#"{"traceEvents": [
 
 #[test]
 fn a_tensorflow_timeline_becomes_a_profile() {
-    let i = import("tf.json", TF, &Mapping::default(), None).expect("imports");
+    let i = import("tf.json", TF, &whole(), None).expect("imports");
     let p = &i.profile;
     assert_eq!(p.name, "tf.json");
     assert_eq!(p.batch, 32);
@@ -174,10 +183,14 @@ fn a_tensorflow_timeline_becomes_a_profile() {
     assert!(s.lanes[3].targets.is_empty());
     assert!(s.layer_table.is_none());
     has_line(&i, "Lane '/device:GPU:0/stream:all Compute' (pid 2, tid 0): 2 events, skipped: TensorFlow's copy of its per-stream lanes (stream:all).");
+    // From the counter sample at 1000 µs to the end of the last _Send,
+    // 2800 + 320 µs.
+    assert!(close(s.span_s, 0.00212), "{}", s.span_s);
     has_line(
         &i,
-        "No 'ProfilerStep#' step marker: the whole trace is one step.",
+        "No step marker: the whole trace (2.12 ms) is one step, start-up and warm-up included.",
     );
+    has_line(&i, "The profile holds a single step");
     has_line(&i, "3 transfers had no size in their args");
     has_line(&i, "worker: 1 overlapping events were folded");
     has_line(&i, "Events not read: 1 of phase 'C'.");
@@ -241,6 +254,8 @@ fn torch_mapping() -> Mapping {
         ],
     );
     m.batch = 64;
+    // Both steps profiled (the warm-up is tested on its own below).
+    m.warmup_steps = 0;
     m
 }
 
@@ -348,8 +363,8 @@ fn a_gzipped_trace_reads_as_the_plain_one() {
     assert_eq!(&gz[..2], &[0x1f, 0x8b]);
     let text = read_bytes(&gz).expect("inflates");
     assert_eq!(text, TF);
-    let plain = import("tf.json", TF, &Mapping::default(), None).expect("imports");
-    let unzipped = import("tf.json.gz", &text, &Mapping::default(), None).expect("imports");
+    let plain = import("tf.json", TF, &whole(), None).expect("imports");
+    let unzipped = import("tf.json.gz", &text, &whole(), None).expect("imports");
     assert_eq!(unzipped.profile.ops, plain.profile.ops);
     assert_eq!(unzipped.profile.steps, plain.profile.steps);
     // Plain bytes pass through.
@@ -386,7 +401,7 @@ fn overlapping_events_on_one_resource_are_merged() {
 {"ph": "X", "name": "send x", "pid": 1, "tid": 3, "ts": 500, "dur": 100, "args": {"Bytes": 100}},
 {"ph": "X", "name": "send y", "pid": 1, "tid": 4, "ts": 550, "dur": 150}
 ]}"#;
-    let i = import("overlap.json", text, &Mapping::default(), None).expect("imports");
+    let i = import("overlap.json", text, &whole(), None).expect("imports");
     assert_eq!(names(&i), ["recv a", "A", "D", "E", "send x"]);
     assert_eq!(
         deps(&i),
@@ -436,7 +451,7 @@ fn a_trace_without_transfers_takes_them_from_the_layer_table() {
             Layer::fc("fc1", 1024, 10),
         ],
     );
-    let i = import("gpu.json", COMPUTE_ONLY, &Mapping::default(), Some(&net)).expect("imports");
+    let i = import("gpu.json", COMPUTE_ONLY, &whole(), Some(&net)).expect("imports");
     assert_eq!(
         names(&i),
         [
@@ -503,8 +518,9 @@ fn a_trace_without_transfers_takes_them_from_the_layer_table() {
     has_line(&i, "This trace has no PS transfers; the 2 downlinks and uplinks come from the layer table 'tiny' (0.0428 MB per step each way).");
 
     for missing in [None, Some(&Network::from_layers("empty", vec![]))] {
-        let e = import("gpu.json", COMPUTE_ONLY, &Mapping::default(), missing)
-            .expect_err("needs a layer table");
+        let e = import("gpu.json", COMPUTE_ONLY, &whole(), missing)
+            .expect_err("needs a layer table")
+            .to_string();
         assert!(e.contains("'gpu.json' has no PS transfers"), "{e}");
         assert!(e.contains("choose a layer table"), "{e}");
     }
@@ -513,7 +529,7 @@ fn a_trace_without_transfers_takes_them_from_the_layer_table() {
 #[test]
 fn a_bare_array_may_leave_out_its_closing_bracket() {
     let open = "[\n{\"ph\": \"X\", \"name\": \"send g\", \"ts\": 0, \"dur\": 8, \"args\": {\"size\": 8}},\n";
-    let i = import("open.json", open, &Mapping::default(), None).expect("imports");
+    let i = import("open.json", open, &whole(), None).expect("imports");
     assert_eq!(names(&i), ["send g"]);
     assert_row(&i.profile.steps[0], &[8.0]);
 }
@@ -523,7 +539,9 @@ fn a_gzip_bomb_is_refused() {
     const MIB: usize = 1024 * 1024;
     let bomb = gzip(&" ".repeat(2 * MIB));
     assert!(bomb.len() < 10_000, "{} bytes", bomb.len());
-    let e = read_bytes_within(&bomb, MIB as u64).expect_err("too large");
+    let e = read_bytes_within(&bomb, MIB as u64)
+        .expect_err("too large")
+        .to_string();
     assert_eq!(
         e,
         "the gzipped trace inflates to more than 1 MiB, the most a trace may be"
@@ -532,7 +550,9 @@ fn a_gzip_bomb_is_refused() {
     let full = read_bytes_within(&gzip(&" ".repeat(MIB)), MIB as u64).expect("at the limit");
     assert_eq!(full.len(), MIB);
     // A plain file over the limit, too.
-    let e = read_bytes_within(&vec![b' '; MIB + 1], MIB as u64).expect_err("too large");
+    let e = read_bytes_within(&vec![b' '; MIB + 1], MIB as u64)
+        .expect_err("too large")
+        .to_string();
     assert_eq!(
         e,
         "the trace is 1048577 bytes, more than the 1 MiB accepted"
@@ -544,64 +564,69 @@ fn bad_input_is_named() {
     let e = import(
         "bad.json",
         "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},\n{\"ph\": \"X\", \"name\": }\n]}",
-        &Mapping::default(),
+        &whole(),
         None,
     )
-    .expect_err("malformed");
+    .expect_err("malformed")
+        .to_string();
     assert_eq!(e, "not a Chrome trace: expected value at line 3 column 21");
 
-    let e = import(
-        "x.json",
-        "{\"displayTimeUnit\": \"ns\"}",
-        &Mapping::default(),
-        None,
-    )
-    .expect_err("no events");
+    let e = import("x.json", "{\"displayTimeUnit\": \"ns\"}", &whole(), None)
+        .expect_err("no events")
+        .to_string();
     assert_eq!(e, "not a Chrome trace: it has no \"traceEvents\" array");
 
     let e = import(
         "x.json",
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1}, {"ph": "X", "name": "b", "ts": 5}]"#,
-        &Mapping::default(),
+        &whole(),
         None,
     )
-    .expect_err("no dur");
+    .expect_err("no dur")
+    .to_string();
     assert_eq!(e, "traceEvents[1] 'b' (ph X) has no dur");
 
     // Samples the import only counts still count in the index it names.
     let e = import(
         "x.json",
         r#"[{"ph": "C", "name": "mem", "ts": 0}, {"ph": "C", "name": "mem", "ts": 1}, {"ph": "X", "name": "b", "ts": 5}]"#,
-        &Mapping::default(),
+        &whole(),
         None,
     )
-    .expect_err("no dur");
+    .expect_err("no dur")
+        .to_string();
     assert_eq!(e, "traceEvents[2] 'b' (ph X) has no dur");
 
     let e = import(
         "x.json",
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": -1}]"#,
-        &Mapping::default(),
+        &whole(),
         None,
     )
-    .expect_err("negative");
+    .expect_err("negative")
+    .to_string();
     assert_eq!(e, "traceEvents[0] 'a' (ph X): dur -1 µs is negative");
 
     let e = import(
         "x.json",
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1, "cat": "python_function"}]"#,
-        &Mapping::default(),
+        &whole(),
         None,
     )
-    .expect_err("nothing mapped");
+    .expect_err("nothing mapped")
+    .to_string();
     assert!(e.contains("no event of 'x.json' maps to a resource"), "{e}");
 
-    let e = read_bytes(&[b'[', 0xff, 0xfe]).expect_err("not text");
+    let e = read_bytes(&[b'[', 0xff, 0xfe])
+        .expect_err("not text")
+        .to_string();
     assert_eq!(
         e,
         "the trace is neither gzip nor UTF-8 text (bad byte at offset 1)"
     );
-    let e = read_bytes(&[0x1f, 0x8b, 0, 1, 2]).expect_err("broken gzip");
+    let e = read_bytes(&[0x1f, 0x8b, 0, 1, 2])
+        .expect_err("broken gzip")
+        .to_string();
     assert!(
         e.starts_with("the file looks gzipped but does not inflate"),
         "{e}"
@@ -611,7 +636,9 @@ fn bad_input_is_named() {
         assumed_bytes_per_s: 0.0,
         ..Mapping::default()
     };
-    let e = import("tf.json", TF, &m, None).expect_err("no link speed");
+    let e = import("tf.json", TF, &m, None)
+        .expect_err("no link speed")
+        .to_string();
     assert!(e.contains("link speed the trace was taken at"), "{e}");
 }
 
@@ -625,7 +652,7 @@ fn an_unmatched_end_is_counted_not_fatal() {
 {"ph": "B", "name": "open", "pid": 1, "tid": "main", "ts": 30},
 {"ph": "X", "name": "send g", "pid": 1, "tid": "net", "ts": 25, "dur": 4, "args": {"bytes": 8}}
 ]"#;
-    let i = import("be.json", text, &Mapping::default(), None).expect("imports");
+    let i = import("be.json", text, &whole(), None).expect("imports");
     assert_eq!(names(&i), ["work", "send g"]);
     assert_eq!(deps(&i), [vec![], vec![0]]);
     assert_row(&i.profile.steps[0], &[0.00001, 8.0]);
@@ -673,26 +700,26 @@ fn the_import_worker_reads_what_it_is_sent() {
         read_answer::<(Profile, Vec<String>)>(&text)
     };
     let file = gzip(TF);
-    let read = ask("tf.json.gz", &Mapping::default(), Some(&file));
-    let direct = import("tf.json.gz", TF, &Mapping::default(), None).expect("the TF trace reads");
+    let read = ask("tf.json.gz", &whole(), Some(&file));
+    let direct = import("tf.json.gz", TF, &whole(), None).expect("the TF trace reads");
     let Ok((profile, lines)) = &read else {
         panic!("{read:?}");
     };
     assert_eq!(profile, &direct.profile);
     assert_eq!(lines, &direct.summary.lines());
 
-    let bad = ask("notes.txt", &Mapping::default(), Some(b"hello"));
+    let bad = ask("notes.txt", &whole(), Some(b"hello"));
     assert!(
         matches!(&bad, Err(e) if e.starts_with("notes.txt: ")),
         "{bad:?}"
     );
-    let gone = ask("tf.json.gz", &Mapping::default(), None);
+    let gone = ask("tf.json.gz", &whole(), None);
     assert!(
         matches!(&gone, Err(e) if e.starts_with("tf.json.gz: ") && e.ends_with("pick it again")),
         "{gone:?}"
     );
 
-    let mut relu_skipped = Mapping::default();
+    let mut relu_skipped = whole();
     relu_skipped.rules.insert(
         0,
         Rule {

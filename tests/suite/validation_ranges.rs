@@ -490,6 +490,46 @@ fn a_trace_mappings_numbers_are_refused_at_their_fields() {
     assert!(at("models.li.trace_mapping.assumed_bytes_per_s").contains("Gb/s"));
     assert!(at("models.li.trace_mapping.ps_bytes_per_s").contains("GB/s"));
     assert!(at("models.li.trace_mapping.batch").contains("samples per step"));
+    // The warm-up, and a step given by hand: in range, both ends, in order.
+    c.trace_mapping = Some(Mapping {
+        warmup_steps: 10_001,
+        step_end_s: Some(0.042),
+        ..Mapping::default()
+    });
+    s.set_section("li", &c);
+    let at = |f: &str| refused_at(&s, f).message;
+    assert!(at("models.li.trace_mapping.warmup_steps").contains("warm-up steps"));
+    assert_eq!(
+        at("models.li.trace_mapping.step_start_s"),
+        "give both the start and the end of the step, or neither"
+    );
+    c.trace_mapping = Some(Mapping {
+        step_start_s: Some(0.042),
+        step_end_s: Some(0.041),
+        ..Mapping::default()
+    });
+    s.set_section("li", &c);
+    assert_eq!(
+        refused_at(&s, "models.li.trace_mapping.step_end_s").message,
+        "the step must start at 0 ms or later and end after it starts, not 42 to 41 ms"
+    );
+    c.trace_mapping = Some(Mapping {
+        step_start_s: Some(-1.0),
+        step_end_s: Some(0.041),
+        ..Mapping::default()
+    });
+    s.set_section("li", &c);
+    let e = refused_at(&s, "models.li.trace_mapping.step_start_s").message;
+    assert!(e.contains("ms"), "{e}");
+    let fields: Vec<String> = ddnn_planner::models::validate(&s)
+        .into_iter()
+        .map(|e| e.field)
+        .collect();
+    assert_eq!(
+        fields,
+        ["models.li.trace_mapping.step_start_s"],
+        "one message"
+    );
 }
 
 /// A catalog inside a scenario has the same limit as a catalog file, and

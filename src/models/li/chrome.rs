@@ -3,8 +3,10 @@
 //! this format, plain or gzipped. Events are mapped to the model's four
 //! resources by rules on their name or category; everything mapped to one
 //! resource is merged into one serial lane; the trace is split into steps
-//! at a marker event; the first step gives the op graph and every step its
-//! amounts. A trace without PS transfers takes them from the layer table.
+//! (`chrome_steps`: a step given by hand, marker events or step ids), the
+//! first ones left out as warm-up; the first step left gives the op graph
+//! and every step its amounts. A trace without PS transfers takes them
+//! from the layer table.
 //!
 //! Units: the trace's µs are read as seconds (× 1e-6); bytes, bytes/s.
 
@@ -16,6 +18,11 @@ use flate2::read::GzDecoder;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+pub use super::chrome_error::TraceError;
+pub use super::chrome_steps::StepSource;
+
+use super::chrome_error::ms;
+use super::chrome_steps::{find, Clues, Marker, Steps};
 use super::profile::BYTES_PER_VALUE;
 use super::profile::{Op, Profile, Resource, MAX_OPS};
 use crate::errors::ReadError;
@@ -67,8 +74,18 @@ pub struct Rule {
 #[serde(default)]
 pub struct Mapping {
     pub rules: Vec<Rule>,
-    /// Events whose name starts with this split the trace into steps.
+    /// Events whose name starts with this split the trace into steps;
+    /// empty: none asked for (without step ids, the whole trace is one).
     pub step_marker: String,
+    /// Steps left out at the start as warm-up (of steps found by markers
+    /// or step ids).
+    pub warmup_steps: u32,
+    /// [s after the trace's first event] One step given by hand, in place
+    /// of markers and step ids: both or neither.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_start_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_end_s: Option<f64>,
     pub default: Target,
     /// [B/s] The link speed the trace was taken at: a transfer without a
     /// size moved its duration × this.
@@ -107,6 +124,10 @@ impl Default for Mapping {
                 rule("send", Target::Uplink),
             ],
             step_marker: "ProfilerStep#".into(),
+            // PyTorch's first step holds CUDA's start-up and autotuning.
+            warmup_steps: 1,
+            step_start_s: None,
+            step_end_s: None,
             default: Target::Worker,
             assumed_bytes_per_s: 1.25e9,
             ps_bytes_per_s: 10e9,
@@ -132,24 +153,33 @@ impl Mapping {
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), TraceError> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
         if !positive(self.assumed_bytes_per_s) {
-            return Err(format!(
-                "the link speed the trace was taken at must be more than 0 B/s, not {}",
-                self.assumed_bytes_per_s
-            ));
+            return Err(TraceError::LinkSpeed(self.assumed_bytes_per_s));
         }
         if !positive(self.ps_bytes_per_s) {
-            return Err(format!(
-                "the PS update rate must be more than 0 B/s, not {}",
-                self.ps_bytes_per_s
-            ));
+            return Err(TraceError::PsRate(self.ps_bytes_per_s));
         }
         if self.batch == 0 {
-            return Err("the batch must be at least 1 sample".into());
+            return Err(TraceError::Batch);
         }
-        Ok(())
+        self.given_step().map(|_| ())
+    }
+
+    /// [s] The step given by hand, if both its ends are.
+    pub fn given_step(&self) -> Result<Option<(f64, f64)>, TraceError> {
+        match (self.step_start_s, self.step_end_s) {
+            (None, None) => Ok(None),
+            (Some(start_s), Some(end_s)) => {
+                if start_s.is_finite() && end_s.is_finite() && start_s >= 0.0 && end_s > start_s {
+                    Ok(Some((start_s, end_s)))
+                } else {
+                    Err(TraceError::StepOrder { start_s, end_s })
+                }
+            }
+            _ => Err(TraceError::StepHalf),
+        }
     }
 }
 
@@ -215,10 +245,16 @@ pub struct Summary {
     /// Slices a rule (or the default) mapped to `skip`.
     pub skipped_events: usize,
     pub step_marker: String,
-    /// Step markers found on the marker lane; 0: the whole trace is one step.
+    pub step_source: StepSource,
+    /// Steps found (warm-up included); 0: the whole trace is one step.
     pub steps: usize,
     /// Step markers on other lanes, not used.
     pub markers_elsewhere: usize,
+    /// The first steps, left out as warm-up, and their mapped events.
+    pub warmup_steps: usize,
+    pub warmup_events: usize,
+    /// [s] From the trace's first timestamp to its last slice's end.
+    pub span_s: f64,
     /// Steps with no op, left out.
     pub empty_steps: usize,
     /// Mapped slices that start outside every step, dropped.
@@ -254,24 +290,21 @@ pub struct Imported {
 }
 
 /// A trace file's bytes as text: gzip undone (at most `MAX_TRACE_BYTES`).
-pub fn read_bytes(bytes: &[u8]) -> Result<String, String> {
+pub fn read_bytes(bytes: &[u8]) -> Result<String, TraceError> {
     read_bytes_within(bytes, MAX_TRACE_BYTES)
 }
 
 /// `read_bytes` with another size limit [B].
-pub fn read_bytes_within(bytes: &[u8], limit: u64) -> Result<String, String> {
+pub fn read_bytes_within(bytes: &[u8], limit: u64) -> Result<String, TraceError> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         // One byte past the limit tells a file at the limit from a larger one.
         GzDecoder::new(bytes)
             .take(limit.saturating_add(1))
             .read_to_end(&mut out)
-            .map_err(|e| format!("the file looks gzipped but does not inflate: {e}"))?;
+            .map_err(|e| TraceError::Inflate(e.to_string()))?;
         if out.len() as u64 > limit {
-            return Err(format!(
-                "the gzipped trace inflates to more than {}, the most a trace may be",
-                size_text(limit)
-            ));
+            return Err(TraceError::InflatesPast { limit });
         }
         return String::from_utf8(out).map_err(|e| not_utf8(e.utf8_error()));
     }
@@ -291,30 +324,19 @@ pub fn read_owned(bytes: Vec<u8>) -> Result<String, ReadError> {
     Ok(String::from_utf8(bytes).map_err(|e| not_utf8(e.utf8_error()))?)
 }
 
-fn within(bytes: &[u8], limit: u64) -> Result<(), String> {
+fn within(bytes: &[u8], limit: u64) -> Result<(), TraceError> {
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "the trace is {}, more than the {} accepted",
-            size_text(bytes.len() as u64),
-            size_text(limit)
-        ));
+        return Err(TraceError::TooLarge {
+            bytes: bytes.len() as u64,
+            limit,
+        });
     }
     Ok(())
 }
 
-fn not_utf8(e: std::str::Utf8Error) -> String {
-    format!(
-        "the trace is neither gzip nor UTF-8 text (bad byte at offset {})",
-        e.valid_up_to()
-    )
-}
-
-fn size_text(b: u64) -> String {
-    const MIB: u64 = 1024 * 1024;
-    if b.is_multiple_of(MIB) {
-        format!("{} MiB", b / MIB)
-    } else {
-        format!("{b} bytes")
+fn not_utf8(e: std::str::Utf8Error) -> TraceError {
+    TraceError::NotText {
+        offset: e.valid_up_to(),
     }
 }
 
@@ -325,7 +347,7 @@ pub fn import(
     text: &str,
     mapping: &Mapping,
     layers: Option<&Network>,
-) -> Result<Imported, String> {
+) -> Result<Imported, TraceError> {
     mapping.check()?;
     let events = parse(text)?;
     let mut summary = Summary {
@@ -335,8 +357,12 @@ pub fn import(
         lanes: Vec::new(),
         skipped_events: 0,
         step_marker: mapping.step_marker.clone(),
+        step_source: StepSource::WholeTrace,
         steps: 0,
         markers_elsewhere: 0,
+        warmup_steps: 0,
+        warmup_events: 0,
+        span_s: 0.0,
         empty_steps: 0,
         outside_steps: 0,
         ops: 0,
@@ -351,7 +377,7 @@ pub fn import(
         flows_used: 0,
         layer_table: None,
     };
-    let trace = read_events(events.kept, &mut summary)?;
+    let trace = read_events(events.kept, events.first_ts, &mut summary)?;
     build(name, trace, mapping, layers, summary)
 }
 
@@ -396,6 +422,12 @@ struct RawArgs {
     num_bytes: Option<serde_json::Value>,
     #[serde(default, rename = "Bytes")]
     bytes_title: Option<serde_json::Value>,
+    /// TensorFlow's profiler: the step an event belongs to, and the step
+    /// number its step's root event carries.
+    #[serde(default)]
+    group_id: Option<serde_json::Value>,
+    #[serde(default)]
+    step_num: Option<serde_json::Value>,
 }
 
 /// What an event's args give the import.
@@ -404,6 +436,10 @@ struct Info {
     name: Option<String>,
     tensor: Option<String>,
     bytes: Option<f64>,
+    /// Its step id: `group_id`, else `step_num`.
+    step: Option<String>,
+    /// It carries `step_num`: its step's root, which spans the step.
+    step_root: bool,
 }
 
 impl Info {
@@ -416,10 +452,19 @@ impl Info {
             .into_iter()
             .filter_map(|v| v.as_ref()?.as_f64())
             .find(|b| b.is_finite() && *b >= 0.0);
+        // Written as a number or a string.
+        let id = |v: &Option<serde_json::Value>| match v.as_ref()? {
+            serde_json::Value::String(s) => Some(s.trim().to_string()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let step_num = id(&a.step_num);
         Info {
             name: string(&a.name),
             tensor: string(&a.tensor),
             bytes,
+            step_root: step_num.is_some(),
+            step: id(&a.group_id).or(step_num),
         }
     }
 
@@ -429,6 +474,8 @@ impl Info {
             name: self.name.or(e.name),
             tensor: self.tensor.or(e.tensor),
             bytes: self.bytes.or(e.bytes),
+            step_root: self.step_root || e.step_root,
+            step: self.step.or(e.step),
         }
     }
 }
@@ -530,6 +577,9 @@ struct Events {
     kept: Vec<(usize, RawEvent)>,
     ignored: BTreeMap<String, usize>,
     total: usize,
+    /// [µs] The earliest `ts` of an event other than metadata: where
+    /// Perfetto's and chrome://tracing's timelines start.
+    first_ts: Option<f64>,
 }
 
 /// Phases the import reads: complete, begin/end and flow events, metadata.
@@ -549,6 +599,9 @@ impl<'de> Deserialize<'de> for Events {
                 let mut ev = Events::default();
                 while let Some(e) = seq.next_element::<RawEvent>()? {
                     let ph = e.ph.as_deref().unwrap_or_default();
+                    if let Some(ts) = e.ts.filter(|t| t.is_finite() && ph != "M") {
+                        ev.first_ts = Some(ev.first_ts.map_or(ts, |f: f64| f.min(ts)));
+                    }
                     if used_phase(ph) {
                         if ev.kept.len() == MAX_EVENTS {
                             return Err(de::Error::custom(format!(
@@ -577,9 +630,9 @@ struct Document {
 
 /// The events of `{"traceEvents": [...]}` or of a bare array (whose
 /// closing `]` the format lets a writer leave out).
-fn parse(text: &str) -> Result<Events, String> {
+fn parse(text: &str) -> Result<Events, TraceError> {
     let t = text.trim_start_matches('\u{feff}').trim();
-    let bad = |e: serde_json::Error| format!("not a Chrome trace: {e}");
+    let bad = |e: serde_json::Error| TraceError::Json(e.to_string());
     if t.starts_with('[') {
         let events: Events = if t.ends_with(']') {
             serde_json::from_str(t).map_err(bad)?
@@ -590,8 +643,7 @@ fn parse(text: &str) -> Result<Events, String> {
         return Ok(events);
     }
     let doc: Document = serde_json::from_str(t).map_err(bad)?;
-    doc.trace_events
-        .ok_or_else(|| "not a Chrome trace: it has no \"traceEvents\" array".to_string())
+    doc.trace_events.ok_or(TraceError::NoEvents)
 }
 
 /// A span of time on one lane: an `X` event or a `B`/`E` pair.
@@ -624,6 +676,8 @@ struct Lane {
 }
 
 struct Trace {
+    /// [µs] Its first timestamp (0 if it has none).
+    origin: f64,
     lanes: Vec<Lane>,
     /// Per lane: its name, and why it is skipped, if it is.
     names: Vec<String>,
@@ -642,7 +696,11 @@ struct Edge {
     info: Info,
 }
 
-fn read_events(events: Vec<(usize, RawEvent)>, summary: &mut Summary) -> Result<Trace, String> {
+fn read_events(
+    events: Vec<(usize, RawEvent)>,
+    first_ts: Option<f64>,
+    summary: &mut Summary,
+) -> Result<Trace, TraceError> {
     let mut lane_ix: HashMap<(String, String), usize> = HashMap::new();
     let mut lanes: Vec<Lane> = Vec::new();
     let mut edges: Vec<Vec<Edge>> = Vec::new();
@@ -676,7 +734,7 @@ fn read_events(events: Vec<(usize, RawEvent)>, summary: &mut Summary) -> Result<
         }
         let start = match e.ts {
             Some(t) if t.is_finite() => t,
-            _ => return Err(format!("{} has no ts", what())),
+            _ => return Err(TraceError::NoTs { event: what() }),
         };
         let key = (pid, tid);
         let lane = match lane_ix.get(&key) {
@@ -697,8 +755,8 @@ fn read_events(events: Vec<(usize, RawEvent)>, summary: &mut Summary) -> Result<
             "X" => {
                 let dur = match e.dur {
                     Some(d) if d.is_finite() && d >= 0.0 => d,
-                    Some(d) => return Err(format!("{}: dur {d} µs is negative", what())),
-                    None => return Err(format!("{} has no dur", what())),
+                    Some(dur) => return Err(TraceError::NegativeDur { event: what(), dur }),
+                    None => return Err(TraceError::NoDur { event: what() }),
                 };
                 lanes[lane].slices += 1;
                 slices.push(Slice {
@@ -775,6 +833,7 @@ fn read_events(events: Vec<(usize, RawEvent)>, summary: &mut Summary) -> Result<
         names.push(name);
     }
     Ok(Trace {
+        origin: first_ts.unwrap_or(0.0),
         lanes,
         names,
         skipped,
@@ -815,32 +874,48 @@ const RESOURCES: [Resource; 4] = [
     Resource::Ps,
 ];
 
-fn build(
+/// The mapped slices of each step left after the warm-up, per resource
+/// (in `RESOURCES` order); the lanes, markers and steps counted in
+/// `summary`.
+fn step_groups(
     name: &str,
-    trace: Trace,
+    trace: &Trace,
     mapping: &Mapping,
-    layers: Option<&Network>,
-    mut summary: Summary,
-) -> Result<Imported, String> {
+    summary: &mut Summary,
+) -> Result<Vec<Vec<Vec<usize>>>, TraceError> {
     let Trace {
+        origin,
         lanes,
         names,
         skipped,
         slices,
-        flows,
+        ..
     } = trace;
-    // Each slice: a step marker, or a target.
+    // Each slice: a step marker (by name, or TensorFlow's step root), or a
+    // target.
     let marker = &mapping.step_marker;
     let matcher = mapping.matcher();
     let mut lane_targets: Vec<Vec<Target>> = vec![Vec::new(); lanes.len()];
-    let mut markers: Vec<(f64, f64, usize)> = Vec::new();
+    let mut markers: Vec<Marker> = Vec::new();
+    let mut ids: Vec<(&str, f64, f64)> = Vec::new();
     let mut mapped: Vec<(usize, Resource)> = Vec::new();
+    let mut last_end = *origin;
     for (s, sl) in slices.iter().enumerate() {
         if skipped[sl.lane].is_some() {
             continue;
         }
+        last_end = last_end.max(sl.end);
+        if let Some(id) = &sl.info.step {
+            ids.push((id, sl.ts, sl.end));
+        }
         let target = if !marker.is_empty() && sl.name.starts_with(marker.as_str()) {
-            markers.push((sl.ts, sl.end, sl.lane));
+            markers.push(Marker {
+                start: sl.ts,
+                end: sl.end,
+                lane: sl.lane,
+            });
+            Target::Skip
+        } else if sl.info.step_root {
             Target::Skip
         } else {
             let t = matcher.target(&sl.name, &sl.cat);
@@ -866,31 +941,65 @@ fn build(
             skipped: skipped[i].clone(),
         });
     }
-    // Steps: the markers of the lane holding the earliest one.
-    let marker_lane = markers
-        .iter()
-        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)))
-        .map(|m| m.2);
-    let before = markers.len();
-    markers.retain(|m| Some(m.2) == marker_lane);
-    summary.markers_elsewhere = before - markers.len();
-    markers.sort_by(|a, b| a.0.total_cmp(&b.0));
-    summary.steps = markers.len();
-    let step_count = markers.len().max(1);
-    let mut per_step: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new(); 4]; step_count];
-    for &(s, r) in &mapped {
-        let ts = slices[s].ts;
-        let step = if markers.is_empty() {
-            Some(0)
-        } else {
-            let k = markers.partition_point(|m| m.0 <= ts);
-            (k > 0 && ts < markers[k - 1].1).then(|| k - 1)
-        };
-        match step {
+    summary.span_s = (last_end - origin) / 1e6;
+    let steps = find(
+        mapping,
+        Clues {
+            name,
+            markers,
+            ids,
+            origin: *origin,
+            span_s: summary.span_s,
+        },
+    )?;
+    summary.step_source = steps.source.clone();
+    summary.steps = steps.found();
+    summary.markers_elsewhere = steps.markers_elsewhere;
+    if let StepSource::Given { start_s, end_s } = steps.source {
+        let starts_in = |sl: &Slice| skipped[sl.lane].is_none() && steps.of(sl.ts, None).is_some();
+        if !slices.iter().any(starts_in) {
+            return Err(TraceError::EmptyStep {
+                name: name.to_string(),
+                start_s,
+                end_s,
+                span_s: summary.span_s,
+            });
+        }
+    }
+    Ok(assign(&steps, slices, &mapped, summary))
+}
+
+/// `mapped` slices into their steps, the warm-up's dropped and counted.
+fn assign(
+    steps: &Steps,
+    slices: &[Slice],
+    mapped: &[(usize, Resource)],
+    summary: &mut Summary,
+) -> Vec<Vec<Vec<usize>>> {
+    let mut per_step: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new(); 4]; steps.len()];
+    for &(s, r) in mapped {
+        let sl = &slices[s];
+        match steps.of(sl.ts, sl.info.step.as_deref()) {
+            Some(k) if k < steps.warmup => summary.warmup_events += 1,
             Some(k) => per_step[k][rank(r)].push(s),
             None => summary.outside_steps += 1,
         }
     }
+    summary.warmup_steps = steps.warmup;
+    per_step.drain(..steps.warmup);
+    per_step
+}
+
+fn build(
+    name: &str,
+    trace: Trace,
+    mapping: &Mapping,
+    layers: Option<&Network>,
+    mut summary: Summary,
+) -> Result<Imported, TraceError> {
+    let per_step = step_groups(name, &trace, mapping, &mut summary)?;
+    let Trace { slices, flows, lanes, .. } = trace;
+
     // Merge per step and resource; order ops by start, resource, lane.
     let mut folded = [0usize; 4];
     let mut steps: Vec<Vec<StepOp>> = Vec::new();
@@ -956,21 +1065,17 @@ fn build(
         .map(|(&resource, folded)| Merged { resource, folded })
         .collect();
     let Some(first) = steps.first() else {
-        return Err(format!(
-            "no event of '{name}' maps to a resource{}: {} of {} slices were skipped{}",
-            if markers.is_empty() {
-                String::new()
-            } else {
-                " inside a step marker".to_string()
+        return Err(TraceError::NothingMapped {
+            name: name.to_string(),
+            within: match summary.step_source {
+                StepSource::WholeTrace => "",
+                StepSource::Markers => " inside a step marker",
+                StepSource::Given { .. } | StepSource::Ids => " inside a step",
             },
-            summary.skipped_events,
-            slices.len(),
-            if summary.outside_steps > 0 {
-                format!(", {} started outside every step", summary.outside_steps)
-            } else {
-                String::new()
-            }
-        ));
+            skipped: summary.skipped_events,
+            slices: slices.len(),
+            outside: summary.outside_steps,
+        });
     };
     // Amounts: seconds, or bytes (given, else duration × the link speed).
     let mut estimated = 0usize;
@@ -1029,20 +1134,17 @@ fn build(
     if !ops.iter().any(|o| o.resource.is_link()) {
         let net = layers.filter(|n| n.layers.iter().any(|l| l.weights() > 0));
         let Some(net) = net else {
-            return Err(format!(
-                "'{name}' has no PS transfers (no event maps to downlink or uplink): \
-                 choose a layer table so its weights give the transfers, or add rules \
-                 that map the trace's transfer events"
-            ));
+            return Err(TraceError::NoTransfers {
+                name: name.to_string(),
+            });
         };
         (ops, rows) = add_layer_transfers(ops, rows, net, mapping, &mut summary);
     }
     if ops.len() > MAX_OPS {
-        return Err(format!(
-            "the first step of '{name}' has {} ops, more than the {MAX_OPS} accepted: \
-             add rules that skip events",
-            ops.len()
-        ));
+        return Err(TraceError::TooManyOps {
+            name: name.to_string(),
+            ops: ops.len(),
+        });
     }
     summary.ops = ops.len();
     summary.profiled_steps = rows.len();
@@ -1053,9 +1155,10 @@ fn build(
         steps: rows,
     };
     if let Some(problem) = profile.validate().into_iter().next() {
-        return Err(format!(
-            "the profile made from '{name}' is not valid: {problem}"
-        ));
+        return Err(TraceError::Invalid {
+            name: name.to_string(),
+            problem,
+        });
     }
     Ok(Imported { profile, summary })
 }
@@ -1231,6 +1334,9 @@ fn add_layer_transfers(
 
 // ---- Sentences --------------------------------------------------------------
 
+/// Said of a profile of one step, in the import's summary and the report.
+pub const SINGLE_STEP: &str = "The profile holds a single step: every simulated worker repeats it, so the workers stay in lock-step; a profile of more steps (a trace of more steps after its warm-up) gives them the spread measured steps have.";
+
 impl Summary {
     /// What the import did, one sentence a line, for the page.
     pub fn lines(&self) -> Vec<String> {
@@ -1243,16 +1349,38 @@ impl Summary {
             self.profiled_steps,
             if self.profiled_steps == 1 { "" } else { "s" }
         ));
-        if self.steps == 0 {
-            v.push(format!(
-                "No '{}' step marker: the whole trace is one step.",
-                self.step_marker
-            ));
-        } else {
-            v.push(format!(
+        let span = ms(self.span_s);
+        match &self.step_source {
+            StepSource::WholeTrace => v.push(format!(
+                "No step marker: the whole trace ({span} ms) is one step, start-up and warm-up included."
+            )),
+            StepSource::Given { start_s, end_s } => v.push(format!(
+                "The step given: {} to {} ms of the trace ({span} ms after its first event).",
+                ms(*start_s),
+                ms(*end_s)
+            )),
+            StepSource::Markers => v.push(format!(
                 "{} steps found at '{}' markers; the first step with ops gives the op graph.",
                 self.steps, self.step_marker
+            )),
+            StepSource::Ids => v.push(format!(
+                "{} steps found by their step ids (args group_id, step_num); the first step with ops gives the op graph.",
+                self.steps
+            )),
+        }
+        if self.warmup_steps > 0 {
+            v.push(format!(
+                "The first {} left out as warm-up ({} events).",
+                if self.warmup_steps == 1 {
+                    "step was".to_string()
+                } else {
+                    format!("{} steps were", self.warmup_steps)
+                },
+                self.warmup_events
             ));
+        }
+        if self.profiled_steps == 1 {
+            v.push(SINGLE_STEP.to_string());
         }
         if self.markers_elsewhere > 0 {
             v.push(format!(

@@ -16,6 +16,8 @@
 //! Units: seconds, bytes, bytes/s, samples/s.
 
 pub mod chrome;
+mod chrome_error;
+mod chrome_steps;
 mod due;
 pub mod eval;
 pub mod files;

@@ -8,9 +8,9 @@ use super::report::build;
 use super::section;
 use super::generate::OpCount;
 use crate::models::work::over_budget;
-use crate::models::{Import, Model, Need, RunPrediction, Unavailable, Work};
+use crate::models::{ByteImport, Import, Model, Need, RunPrediction, Unavailable, Work};
 use crate::readers::AnyImporter;
-use crate::report::Report;
+use crate::report::{Note, Report};
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
 
@@ -141,6 +141,10 @@ impl Model for Li {
         &IMPORTS
     }
 
+    fn byte_imports(&self) -> &'static [ByteImport] {
+        &[super::files::TRACE_IMPORT]
+    }
+
     fn reads(&self) -> &'static [&'static str] {
         &[
             "workload.network",
@@ -221,8 +225,7 @@ impl Model for Li {
         let r = evaluate_streamed(s, &mut |e, done, total| {
             partial(in_progress(e, done, total), done, total);
         })
-        .map(|e| build(&e))
-        ;
+        .map(|e| report_of(&e));
         keep(key, &r);
         r
     }
@@ -278,10 +281,22 @@ impl Model for Li {
         if done < total {
             return Ok(in_progress(&e, done, total));
         }
-        let r = Ok(build(&e));
+        let r = Ok(report_of(&e));
         keep(key, &r);
         r
     }
+}
+
+/// The report, saying so when the profile's one step keeps the workers
+/// in lock-step.
+fn report_of(e: &LiEvaluation) -> Report {
+    let mut r = build(e);
+    if e.profile.steps.len() == 1 {
+        r.notes.push(
+            Note::warning(super::chrome::SINGLE_STEP).at(format!("models.{}.profile", section::ID)),
+        );
+    }
+    r
 }
 
 /// The evaluation of the newest inputs without its sweep, for `assemble`.
@@ -301,7 +316,7 @@ fn keep(key: String, r: &Result<Report, Unavailable>) {
 
 /// The curve so far; the trace file comes with the whole result.
 fn in_progress(e: &LiEvaluation, done: u32, total: u32) -> Report {
-    let mut r = build(e);
+    let mut r = report_of(e);
     r.downloads.clear();
     r.subject = format!("{} ({done} of {total} worker counts so far)", r.subject);
     r

@@ -239,6 +239,16 @@ impl Default for LiSettings {
     }
 }
 
+impl LiSettings {
+    /// A profile read from a Chrome trace in place of any other, with the
+    /// rules it was read with kept (the defaults, the first time).
+    pub fn use_trace(&mut self, profile: Profile) {
+        self.profile = Some(profile);
+        self.profile_ref = None;
+        self.trace_mapping.get_or_insert_with(Mapping::default);
+    }
+}
+
 pub fn settings(s: &Scenario) -> LiSettings {
     s.section(ID).unwrap_or_default()
 }
@@ -258,6 +268,11 @@ pub const ACHIEVED: Bounds = Bounds::plain(1e-4, 1.0);
 pub const PS_RATE: Bounds = Bounds::shown(1e6, 1e13, 1e9, "GB/s");
 /// Samples per step of a traced worker.
 pub const TRACE_BATCH: Bounds = Bounds::plain(1.0, 1e6);
+/// Steps of a trace left out as warm-up: at most a profile's steps.
+pub const TRACE_WARMUP: Bounds = Bounds::plain(0.0, 10_000.0);
+/// A trace's step given by hand: 0 to 10⁶ s after its first event, typed
+/// in ms.
+pub const TRACE_TIME: Bounds = Bounds::shown(0.0, 1e6, 1e-3, "ms");
 pub const JITTER: Bounds = Bounds::plain(0.0, 0.9);
 pub const PROFILED: Bounds = Bounds::plain(1.0, 1000.0);
 /// Worker memory bandwidth: 1 GB/s to 100 TB/s, typed in GB/s.
@@ -467,7 +482,14 @@ pub const TIMELINE_WORKERS: NumberInput<LiSettings> = NumberInput {
 
 /// The Chrome-trace import's numeric rules, read while the section has a
 /// mapping (the page reads the trace again when one changes).
-pub const TRACE_INPUTS: [&NumberInput<LiSettings>; 3] = [&TRACE_LINK, &TRACE_PS_RATE, &TRACE_BATCH_INPUT];
+pub const TRACE_INPUTS: [&NumberInput<LiSettings>; 6] = [
+    &TRACE_LINK,
+    &TRACE_PS_RATE,
+    &TRACE_BATCH_INPUT,
+    &TRACE_WARMUP_INPUT,
+    &TRACE_STEP_START,
+    &TRACE_STEP_END,
+];
 
 pub const TRACE_LINK: NumberInput<LiSettings> = NumberInput {
     path: "models.li.trace_mapping.assumed_bytes_per_s",
@@ -508,6 +530,45 @@ pub const TRACE_BATCH_INPUT: NumberInput<LiSettings> = NumberInput {
     set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).batch = v.map_or_else(|| Mapping::default().batch, |b| b as u32),
 };
 
+pub const TRACE_WARMUP_INPUT: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.warmup_steps",
+    label: "steps left out as warm-up [steps]",
+    what: "warm-up steps",
+    bounds: TRACE_WARMUP,
+    help: "the first steps the markers or step ids find (CUDA's start-up, autotuning)",
+    testid: "li-trace-warmup",
+    integer: true,
+    may_be_empty: false,
+    get: |c| c.trace_mapping.as_ref().map(|m| f64::from(m.warmup_steps)),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).warmup_steps = v.map_or_else(|| Mapping::default().warmup_steps, |n| n as u32),
+};
+
+pub const TRACE_STEP_START: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.step_start_s",
+    label: "the step given by hand: start [ms]",
+    what: "start of the step",
+    bounds: TRACE_TIME,
+    help: "after the trace's first event, as Perfetto shows it; empty: markers or step ids",
+    testid: "li-trace-step-start",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.trace_mapping.as_ref().and_then(|m| m.step_start_s),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).step_start_s = v,
+};
+
+pub const TRACE_STEP_END: NumberInput<LiSettings> = NumberInput {
+    path: "models.li.trace_mapping.step_end_s",
+    label: "the step given by hand: end [ms]",
+    what: "end of the step",
+    bounds: TRACE_TIME,
+    help: "",
+    testid: "li-trace-step-end",
+    integer: false,
+    may_be_empty: true,
+    get: |c| c.trace_mapping.as_ref().and_then(|m| m.step_end_s),
+    set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).step_end_s = v,
+};
+
 /// Checks of the section, at `models.li.<field>`: ranges and the profile's
 /// own form (cycles, unknown ops, negative amounts).
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
@@ -536,6 +597,20 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
         errs.extend(check_all(&[&GEN_MEMORY_RATE], &c));
     }
     errs.extend(check_all(&TRACE_INPUTS, &c));
+    // Both ends of a step given by hand, in order, once each is in range.
+    let at = |p: &str| errs.iter().any(|e| e.field == p);
+    if let Some(m) = &c.trace_mapping {
+        if !at(TRACE_STEP_START.path) && !at(TRACE_STEP_END.path) {
+            if let Err(e) = m.given_step() {
+                let field = match m.step_end_s {
+                    None => TRACE_STEP_END.path,
+                    Some(_) if m.step_start_s.is_none() => TRACE_STEP_START.path,
+                    Some(_) => TRACE_STEP_END.path,
+                };
+                errs.push(err(field, e.to_string()));
+            }
+        }
+    }
     if c.warmup >= c.steps {
         errs.push(err(
             format!("models.{ID}.warmup"),

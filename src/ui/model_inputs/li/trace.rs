@@ -6,22 +6,22 @@
 //! The file is read off the page's thread: it goes as it is (a `Blob`) to
 //! an import worker (`ui::uploads`, `models::li::files::TRACE`) that
 //! inflates and reads it.
-//! The page keeps the file (a handle, not its bytes) and sends it again
-//! when a rule changes; each read has its own worker, ended once it has
-//! answered, so the memory a trace of hundreds of MB took while it was
-//! read is given back. The page shows "reading…" meanwhile.
+//! The page keeps the last file picked (a handle, not its bytes) and sends
+//! it again when a rule changes, also after a read that failed (a trace
+//! without step markers is read again once the step is given); each read
+//! has its own worker, ended once it has answered, so the memory a trace
+//! of hundreds of MB took while it was read is given back. The page shows
+//! "reading…" meanwhile.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::ui::fields::NumberField;
+use crate::ui::fields::{NumberField, OptNumberField};
 use crate::ui::files::picked_within;
 use crate::ui::uploads::{import_file, ImportSlot};
-use crate::ui::state::AppState;
 use crate::models::li::chrome::{Mapping, Rule, Target, MAX_TRACE_BYTES};
-use crate::models::li::files::TRACE;
+use crate::models::li::files::{trace_options, TRACE};
 use crate::models::li::section::{LiSettings, ID, TRACE_INPUTS};
-use crate::workload::Network;
 
 const TARGETS: [Target; 5] = [
     Target::Worker,
@@ -38,24 +38,12 @@ fn target_of(word: &str) -> Target {
         .unwrap_or(Target::Worker)
 }
 
-/// The section's mapping (or the defaults) and the workload's layers.
-fn inputs(state: AppState) -> (Mapping, Option<Network>) {
-    state.scenario.with_untracked(|s| {
-        let c: LiSettings = s.section(ID).unwrap_or_default();
-        let net = &s.workload.network;
-        (
-            c.trace_mapping.unwrap_or_default(),
-            (!net.layers.is_empty()).then(|| net.clone()),
-        )
-    })
-}
-
 #[component]
 pub fn LiTrace() -> impl IntoView {
     let state = crate::ui::expect_state();
     let cfg = state.section_memo::<LiSettings>(ID);
     let slot = StoredValue::new_local(ImportSlot::default());
-    // The last file read well: a rule change reads it again.
+    // The last file picked: a rule change reads it again.
     let kept: StoredValue<Option<(String, web_sys::File)>, LocalStorage> =
         StoredValue::new_local(None);
     let summary = state.upload_note::<Vec<String>>();
@@ -64,28 +52,28 @@ pub fn LiTrace() -> impl IntoView {
     let reading = RwSignal::new(None::<String>);
     // A newer read replaces this one (its worker ended, its answer none).
     let ask = move |name: String, file: web_sys::File, message: String| {
-        let (mapping, layers) = inputs(state);
+        let options = state.scenario.with_untracked(trace_options);
         reading.set(Some(message));
         spawn_local(async move {
             let slot = slot.get_value();
-            let Some(read) = import_file(&TRACE, &name, &file, &(mapping, layers), &slot).await
+            let Some(read) = import_file(&TRACE, &name, &file, &options, &slot).await
             else {
                 return;
             };
             reading.set(None);
+            kept.set_value(Some((name, file)));
             match read {
                 Ok((profile, lines)) => {
-                    kept.set_value(Some((name, file)));
-                    state.section_edit(ID, |c: &mut LiSettings| {
-                        c.profile = Some(profile);
-                        c.profile_ref = None;
-                        c.trace_mapping.get_or_insert_with(Mapping::default);
-                    });
+                    state.section_edit(ID, |c: &mut LiSettings| c.use_trace(profile));
                     problem.set(None);
                     summary.set(Some(lines));
                 }
-                // A file that is not a trace leaves the last one kept.
-                Err(e) => problem.set(Some(e)),
+                // The last profile stays; the mapping screen shows, so a
+                // step can be given and the file read again.
+                Err(e) => {
+                    summary.set(None);
+                    problem.set(Some(e));
+                }
             }
         });
     };
@@ -93,7 +81,7 @@ pub fn LiTrace() -> impl IntoView {
         let Some((name, file)) = kept.get_value() else {
             return;
         };
-        if summary.with_untracked(Option::is_none) {
+        if summary.with_untracked(Option::is_none) && problem.with_untracked(Option::is_none) {
             return;
         }
         // Out of range: said at its field, and the last profile stays.
@@ -164,7 +152,7 @@ pub fn LiTrace() -> impl IntoView {
                     {lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
                 </ul>
             })}
-            <Show when=move || mapping.with(Option::is_some)>
+            <Show when=move || mapping.with(Option::is_some) || problem.with(Option::is_some)>
                 <details class="fit" data-testid="li-trace-mapping">
                     <summary>"mapping: trace events → resources (the first rule that matches wins)"</summary>
                     <ol class="rules">{rules}</ol>
@@ -185,7 +173,7 @@ pub fn LiTrace() -> impl IntoView {
                         </select>
                     </label>
                     <label class="field">
-                        <span class="field-label">"step marker (events whose name starts with it split the steps)"</span>
+                        <span class="field-label">"step marker (events whose name starts with it split the steps; empty: without step ids, the whole trace is one step)"</span>
                         <input type="text" data-testid="li-trace-marker"
                             prop:value=move || mapping.get().unwrap_or_default().step_marker
                             on:change=move |ev| { let v = event_target_value(&ev); edit(Box::new(move |m| m.step_marker = v)) } />
@@ -194,19 +182,30 @@ pub fn LiTrace() -> impl IntoView {
                         {TRACE_INPUTS.iter().map(|&input| {
                             // Shown as the rules the trace is read with (the
                             // defaults before the section has any).
-                            let value = Signal::derive(move || {
+                            let stored = Signal::derive(move || {
                                 let rules = mapping.get().unwrap_or_default();
                                 let set = LiSettings { trace_mapping: Some(rules), ..LiSettings::default() };
-                                (input.get)(&set).map_or(0.0, |v| input.shown(v))
+                                (input.get)(&set).map(|v| input.shown(v))
                             });
                             // A rule's change reads the trace again.
-                            let on_set = Callback::new(move |v: f64| {
-                                state.section_edit(ID, |c: &mut LiSettings| (input.set)(c, Some(input.stored(v))));
+                            let store = move |v: Option<f64>| {
+                                state.section_edit(ID, |c: &mut LiSettings| (input.set)(c, v.map(|v| input.stored(v))));
                                 reread();
-                            });
-                            view! {
-                                <NumberField label=input.label value on_set errors=state.errors_at(input.path)
-                                    integer=input.integer testid=input.testid help=input.help />
+                            };
+                            let errors = state.errors_at(input.path);
+                            if input.may_be_empty {
+                                let on_set = Callback::new(store);
+                                view! {
+                                    <OptNumberField label=input.label value=stored on_set errors
+                                        integer=input.integer testid=input.testid help=input.help />
+                                }.into_any()
+                            } else {
+                                let value = Signal::derive(move || stored.get().unwrap_or(0.0));
+                                let on_set = Callback::new(move |v: f64| store(Some(v)));
+                                view! {
+                                    <NumberField label=input.label value on_set errors
+                                        integer=input.integer testid=input.testid help=input.help />
+                                }.into_any()
                             }
                         }).collect_view()}
                     </div>
