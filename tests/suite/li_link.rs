@@ -1,14 +1,15 @@
 //! Li et al.'s large profiles and share links: a profile over the link's
 //! limit travels as its name, op count and content hash; the receiver is
 //! told which file to attach; this browser's copy (or the file) puts it
-//! back with identical results.
+//! back with identical results. A link without a later setting keeps its
+//! numbers.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use ddnn_planner::models::decode_fragment;
 use ddnn_planner::models::li::presets::{example, inception_v3_profile};
-use ddnn_planner::models::li::section::{settings, LiSettings, ID};
+use ddnn_planner::models::li::section::{settings, LiSettings, OrderedStreams, StreamOrder, ID};
 use ddnn_planner::models::li::share_link::{restore, storage_key, upload_note, LINK_BYTES};
 use ddnn_planner::models::{encode_share, evaluate, for_link, Unavailable, MODELS};
 use ddnn_planner::report::Report;
@@ -167,4 +168,73 @@ fn an_inception_sized_timeline_draws_few_bars_and_covers_every_op() {
     );
     assert!(r.notes.iter().any(|n| n.text.contains("1/120 of its span")
         && n.text.contains("the Perfetto download has every op")));
+}
+
+/// The example with flow control off and the order reversed, its section
+/// with `ordered_streams` as given (`None`: left out, as in a link made
+/// before the setting).
+fn reversed(ordered: Option<&str>) -> Scenario {
+    let mut s = example();
+    let c = LiSettings {
+        flow_control: false,
+        order: StreamOrder::Reverse,
+        steps: 40,
+        warmup: 4,
+        seeds: 1,
+        max_workers: 3,
+        ..settings(&s)
+    };
+    let mut v = serde_json::to_value(&c).expect("writes");
+    let o = v.as_object_mut().expect("an object");
+    match ordered {
+        Some(word) => o.insert("ordered_streams".into(), word.into()),
+        None => o.remove("ordered_streams"),
+    };
+    s.models.insert(ID.into(), std::sync::Arc::new(v));
+    s
+}
+
+#[test]
+fn a_link_without_ordered_streams_orders_every_stream_as_before() {
+    // A new scenario orders the downlinks alone; a section without the
+    // setting ranks every stream, and opens from a link with the same
+    // report as one that says so.
+    assert_eq!(
+        LiSettings::default().ordered_streams,
+        OrderedStreams::Downlinks
+    );
+    let old = reversed(None);
+    let opened = decode_fragment(&encode_share(&old).expect("encodes")).expect("decodes");
+    assert_eq!(settings(&opened).ordered_streams, OrderedStreams::All);
+    let all = li(&reversed(Some("all"))).expect("runs");
+    assert_eq!(li(&opened).expect("runs"), all);
+    // VGG-16's uplinks queue behind each other: ranked in reverse, or
+    // first come, the throughput differs.
+    let downlinks = li(&reversed(Some("downlinks"))).expect("runs");
+    assert_ne!(
+        downlinks.figure("throughput-max"),
+        all.figure("throughput-max")
+    );
+    let streams = |r: &Report| format!("{:?}", r.figure("flow").map(|f| &f.value));
+    assert!(
+        streams(&downlinks).contains("first come"),
+        "{}",
+        streams(&downlinks)
+    );
+    assert!(streams(&all).contains("every stream"), "{}", streams(&all));
+}
+
+#[test]
+fn an_unknown_stream_choice_is_named_at_its_field() {
+    let s = reversed(Some("uplinks"));
+    let errs = ddnn_planner::models::validate(&s);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].field, "models.li.ordered_streams");
+    assert_eq!(
+        errs[0].message,
+        "the streams the order ranks must be \"downlinks\" or \"all\" (got \"uplinks\")"
+    );
+    let frag = ddnn_planner::scenario::codec::encode_fragment(&s);
+    let refused = decode_fragment(&frag).expect_err("refused");
+    assert!(refused.to_string().contains("ordered_streams"), "{refused}");
 }

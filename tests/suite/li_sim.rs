@@ -8,7 +8,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use ddnn_planner::models::li::profile::{Op, Profile, Resource};
 use ddnn_planner::models::li::sim::{
-    draw, max_min, place, simulate, Flow, Lane, Order, Outcome, Parse, Setup,
+    draw, max_min, place, simulate, Flow, Lane, Order, Ordered, Outcome, Parse, Setup,
 };
 
 fn op(name: &str, resource: Resource, deps: &[u32]) -> Op {
@@ -88,6 +88,147 @@ fn warm_up_steps_are_left_out() {
     let o = simulate(&chain(), &s);
     // Six steps over the last 6 × 0.31 s.
     assert!(close(o.per_worker[0], 6.0 * 32.0 / (6.0 * 0.31)));
+}
+
+/// A downlink, then a compute that needs it; profiled steps of the given
+/// bytes and seconds, batch `batch`.
+fn recv_then_compute(rows: &[[f64; 2]], batch: u32) -> Profile {
+    Profile {
+        name: "recv, compute".into(),
+        batch,
+        ops: vec![
+            Op {
+                tensor: Some("w".into()),
+                ..op("recv w", Resource::Downlink, &[])
+            },
+            op("compute", Resource::Worker, &[0]),
+        ],
+        steps: rows.iter().map(|r| r.to_vec()).collect(),
+    }
+}
+
+#[test]
+fn the_links_are_busy_over_the_throughputs_window_not_the_warm_up() {
+    // Profiled steps A: 3 MB, 0.1 s and B: 1 MB, 0.3 s at 10 MB/s, each
+    // 0.4 s, the downlink busy 0.3 s in A and 0.1 s in B. One worker runs
+    // A then B; B alone is measured: 4 samples / 0.4 s = 10 samples/s,
+    // the downlink busy 0.1 / 0.4 = 25% (over the whole run: 50%).
+    let p = recv_then_compute(&[[3e6, 0.1], [1e6, 0.3]], 4);
+    let mut s = setup(1, 1e7, 2);
+    s.warmup = 1;
+    s.seed = (0..1000u64)
+        .find(|&k| draw(k, 0, 1).is_multiple_of(2) && !draw(k, 0, 2).is_multiple_of(2))
+        .unwrap();
+    let o = simulate(&p, &s);
+    assert!(close(o.end_s, 0.8), "{}", o.end_s);
+    assert!(close(o.throughput, 10.0), "{}", o.throughput);
+    assert!(close(o.down_busy[0], 0.25), "{}", o.down_busy[0]);
+    assert_eq!(o.up_busy[0], 0.0);
+}
+
+#[test]
+fn the_links_are_busy_over_the_throughputs_window_not_the_tail() {
+    // Profiled steps of 1 MB and 3 MB, each then 1 s of compute, at
+    // 1 MB/s; worker 0 draws the first, worker 1 the second. Shared at
+    // 0.5 MB/s, worker 0's transfer ends at 2 s, its step at 3 s: the
+    // window is 0 to 3 s, 3 samples / 3 s = 1 sample/s. Worker 1's last
+    // 2 MB go alone 2 to 4 s, then it computes to 5 s. The downlink is
+    // busy all of the window (100%), 4 s of the run's 5 (80%). With two
+    // PS the one variable and its link are on PS 0; PS 1 is idle.
+    let p = recv_then_compute(&[[1e6, 1.0], [3e6, 1.0]], 3);
+    let seed = (0..1000u64)
+        .find(|&k| draw(k, 0, 1).is_multiple_of(2) && !draw(k, 1, 1).is_multiple_of(2))
+        .unwrap();
+    for servers in [1, 2] {
+        let mut s = setup(2, 1e6, 1);
+        s.servers = servers;
+        s.seed = seed;
+        let o = simulate(&p, &s);
+        assert!(close(o.end_s, 5.0), "{servers} PS: {}", o.end_s);
+        assert!(close(o.throughput, 1.0), "{servers} PS: {}", o.throughput);
+        assert!(
+            close(o.down_busy[0], 1.0),
+            "{servers} PS: {:?}",
+            o.down_busy
+        );
+        assert!(o.down_busy[1..].iter().all(|&b| b == 0.0));
+    }
+}
+
+/// Flow control off: downlinks of w0 and w1 and a 10 s compute on w1;
+/// pushes 'a' and 'b' ready at once and a 10 s update after 'b'; 1 MB
+/// each at 1 MB/s.
+fn two_each_way() -> Profile {
+    Profile {
+        name: "two each way".into(),
+        batch: 1,
+        ops: vec![
+            op("recv w0", Resource::Downlink, &[]),
+            op("recv w1", Resource::Downlink, &[]),
+            op("fwd 1", Resource::Worker, &[1]),
+            op("send a", Resource::Uplink, &[]),
+            op("send b", Resource::Uplink, &[]),
+            op("apply b", Resource::Ps, &[4]),
+        ],
+        steps: vec![vec![1e6, 1e6, 10.0, 1e6, 1e6, 10.0]],
+    }
+}
+
+/// When each op of one worker's first step ends.
+fn op_ends(o: &Outcome, ops: u32) -> Vec<f64> {
+    (0..ops)
+        .map(|i| {
+            o.segments
+                .iter()
+                .filter(|g| g.op == i && g.worker == 0 && g.step == 1)
+                .map(|g| g.end)
+                .fold(0.0, f64::max)
+        })
+        .collect()
+}
+
+#[test]
+fn the_order_ranks_the_downlinks_and_the_rest_go_first_come() {
+    // Reverse order, the downlinks ordered: recv w1 0-1, recv w0 1-2, fwd
+    // 1 1-11; the pushes first come, first served (ready together: in op
+    // order): a 0-1, b 1-2, apply b 2-12. Every stream ordered: the
+    // pushes reverse too, b 0-1 (apply b 1-11), a 1-2.
+    let p = two_each_way();
+    let run = |ordered| {
+        let mut s = setup(1, 1e6, 1);
+        s.flow = Flow::Off(Order::Reverse, ordered);
+        op_ends(&simulate(&p, &s), 6)
+    };
+    assert_eq!(run(Ordered::Downlinks), [2.0, 1.0, 11.0, 1.0, 2.0, 12.0]);
+    assert_eq!(run(Ordered::All), [2.0, 1.0, 11.0, 2.0, 1.0, 11.0]);
+}
+
+#[test]
+fn first_come_is_by_arrival_not_by_op_index() {
+    // Pushes b and c ready at 0 (b first, in op order), a after a 0.5 s
+    // compute x; 1 MB each at 1 MB/s, a feeds a 10 s update. b goes 0-1;
+    // at 1 s c (queued at 0) and a (queued at 0.5) wait. First come: c
+    // 1-2, a 2-3, apply a 3-13. Every stream in profile order: a (op 1)
+    // before c (op 3), a 1-2, apply a 2-12, c 2-3.
+    let p = Profile {
+        name: "arrivals".into(),
+        batch: 1,
+        ops: vec![
+            op("x", Resource::Worker, &[]),
+            op("send a", Resource::Uplink, &[0]),
+            op("send b", Resource::Uplink, &[]),
+            op("send c", Resource::Uplink, &[]),
+            op("apply a", Resource::Ps, &[1]),
+        ],
+        steps: vec![vec![0.5, 1e6, 1e6, 1e6, 10.0]],
+    };
+    let run = |ordered| {
+        let mut s = setup(1, 1e6, 1);
+        s.flow = Flow::Off(Order::Profiled, ordered);
+        op_ends(&simulate(&p, &s), 5)
+    };
+    assert_eq!(run(Ordered::Downlinks), [0.5, 3.0, 1.0, 2.0, 13.0]);
+    assert_eq!(run(Ordered::All), [0.5, 2.0, 1.0, 3.0, 12.0]);
 }
 
 /// A downlink of 1 MB, an unrelated compute X of 0.3 s, and a compute Y
@@ -180,22 +321,25 @@ fn http2_serves_at_most_win_first_then_to_the_end() {
 
 #[test]
 fn flow_control_off_sends_whole_streams_in_the_chosen_order() {
+    // Downlinks only: either reading of the order ranks them.
     let mut s = setup(1, 1.0, 1);
-    s.flow = Flow::Off(Order::Profiled);
+    s.flow = Flow::Off(Order::Profiled, Ordered::Downlinks);
     assert_eq!(
         ends(&simulate(&streams(), &s)),
         [5.0, 7.0, 11.0, 12.0, 18.0]
     );
-    s.flow = Flow::Off(Order::Reverse);
-    assert_eq!(
-        ends(&simulate(&streams(), &s)),
-        [18.0, 13.0, 11.0, 7.0, 6.0]
-    );
+    for ordered in [Ordered::Downlinks, Ordered::All] {
+        s.flow = Flow::Off(Order::Reverse, ordered);
+        assert_eq!(
+            ends(&simulate(&streams(), &s)),
+            [18.0, 13.0, 11.0, 7.0, 6.0]
+        );
+    }
     // Shortest first, by ranks: D, B, C, A, E.
-    s.flow = Flow::Off(Order::Ranks(vec![3, 1, 2, 0, 4]));
+    s.flow = Flow::Off(Order::Ranks(vec![3, 1, 2, 0, 4]), Ordered::Downlinks);
     assert_eq!(ends(&simulate(&streams(), &s)), [12.0, 3.0, 7.0, 1.0, 18.0]);
     // A random order is a permutation: the last stream ends at 18.
-    s.flow = Flow::Off(Order::Random);
+    s.flow = Flow::Off(Order::Random, Ordered::Downlinks);
     let e = ends(&simulate(&streams(), &s));
     assert_eq!(e.iter().copied().fold(0.0, f64::max), 18.0);
 }
@@ -327,10 +471,12 @@ fn an_edit_the_simulation_does_not_read_keeps_its_inputs_key() {
 
 #[test]
 fn critical_path_first_serves_the_longer_path_first() {
-    // Two pushes at once, flow control off: 'a' (1 MB) feeds nothing, 'b'
-    // (1 MB) feeds a 10 s update. Critical path first sends 'b' first, so
-    // the update starts at 1 s and the step ends at 11 s; profile order
-    // sends 'a' first and the step ends at 12 s.
+    // Two pushes at once, flow control off, every stream ordered: 'a'
+    // (1 MB) feeds nothing, 'b' (1 MB) feeds a 10 s update. Critical path
+    // first sends 'b' first, so the update starts at 1 s and the step ends
+    // at 11 s; profile order sends 'a' first and the step ends at 12 s.
+    // With the downlinks alone ordered, the pushes go first come, first
+    // served (ready together: in op order), 'a' first: 12 s.
     let p = Profile {
         name: "cp".into(),
         batch: 1,
@@ -343,12 +489,13 @@ fn critical_path_first_serves_the_longer_path_first() {
     };
     let ranks = ddnn_planner::models::li::eval::critical_path_ranks(&p, 1e6);
     assert_eq!(ranks, vec![2, 0, 1]);
-    let run = |order: Order| {
+    let run = |order: Order, ordered: Ordered| {
         let mut s = setup(1, 1e6, 1);
         s.warmup = 0;
-        s.flow = Flow::Off(order);
+        s.flow = Flow::Off(order, ordered);
         simulate(&p, &s).end_s
     };
-    assert!(close(run(Order::Ranks(ranks)), 11.0));
-    assert!(close(run(Order::Profiled), 12.0));
+    assert!(close(run(Order::Ranks(ranks.clone()), Ordered::All), 11.0));
+    assert!(close(run(Order::Profiled, Ordered::All), 12.0));
+    assert!(close(run(Order::Ranks(ranks), Ordered::Downlinks), 12.0));
 }

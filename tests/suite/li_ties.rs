@@ -118,7 +118,7 @@ mod every_transfer {
     use proptest::prelude::*;
 
     use ddnn_planner::models::li::profile::{Op, Profile, Resource};
-    use ddnn_planner::models::li::sim::{simulate, Flow, Lane, Order, Parse, Setup};
+    use ddnn_planner::models::li::sim::{simulate, Flow, Lane, Order, Ordered, Parse, Setup};
 
     /// B [B/s]: 1 MB/s, so a size in MB is its time alone in seconds.
     const B: f64 = 1e6;
@@ -181,8 +181,9 @@ mod every_transfer {
             Just(Flow::Window(28e6)),
             // Splits 1 MB and more in chunks of 0.5 MB and the rest.
             Just(Flow::Window(0.5e6)),
-            Just(Flow::Off(Order::Profiled)),
-            Just(Flow::Off(Order::Reverse)),
+            Just(Flow::Off(Order::Profiled, Ordered::Downlinks)),
+            Just(Flow::Off(Order::Reverse, Ordered::Downlinks)),
+            Just(Flow::Off(Order::Reverse, Ordered::All)),
         ]
     }
 

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::generate::{self, from_layers};
 use super::lin::{steps_to_trace, Lin};
 use super::profile::{Profile, Resource};
-use super::section::{self, LiSettings, StreamOrder, ID};
-use super::sim::{simulate, Flow, Order, Outcome, Parse, Setup};
+use super::section::{self, LiSettings, OrderedStreams, StreamOrder, ID};
+use super::sim::{simulate, Flow, Order, Ordered, Outcome, Parse, Setup};
 use crate::errors::err;
 use crate::errors::Unavailable;
 use crate::scenario::Scenario;
@@ -233,14 +233,19 @@ pub fn setup_of(set: &LiSettings, profile: &Profile, servers: u32, bytes_per_s: 
         flow: if set.flow_control {
             Flow::Window(set.window_bytes)
         } else {
-            Flow::Off(match set.order {
+            let order = match set.order {
                 StreamOrder::Profiled => Order::Profiled,
                 StreamOrder::Reverse => Order::Reverse,
                 StreamOrder::Random => Order::Random,
                 StreamOrder::CriticalPath => {
                     Order::Ranks(critical_path_ranks(profile, bytes_per_s))
                 }
-            })
+            };
+            let ordered = match set.ordered_streams {
+                OrderedStreams::Downlinks => Ordered::Downlinks,
+                OrderedStreams::All => Ordered::All,
+            };
+            Flow::Off(order, ordered)
         },
         steps: set.steps,
         warmup: set.warmup,
@@ -250,7 +255,8 @@ pub fn setup_of(set: &LiSettings, profile: &Profile, servers: u32, bytes_per_s: 
 }
 
 /// Throughput of `w` workers over `seeds` seeds from `base.seed` on: the
-/// mean, least and most, and the links' mean busy shares.
+/// mean, least and most, and the links' mean busy shares (each run's over
+/// the window its throughput is measured in).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     pub workers: u32,

@@ -11,7 +11,7 @@
 //!   `α·size + β`, several PS with greedy placement.
 //! - Throughput: samples/s of the steps that end after every worker's
 //!   warm-up (1000 steps, 50 left out, l.242) and by the first worker's
-//!   last step, over that window.
+//!   last step, over that window; the links' busy shares over the same.
 //!
 //! Units: seconds, bytes, bytes/s, samples/s.
 
@@ -35,5 +35,6 @@ pub mod share_link;
 pub mod sim;
 mod slab;
 pub mod trace;
+mod window;
 
 pub use model::{inputs_key, Li};

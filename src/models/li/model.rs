@@ -89,7 +89,7 @@ const NEEDS: [Need; 19] = [
     },
     Need {
         field: "models.li",
-        what: "parse overhead α, β; HTTP/2 window or flow control off with an order; steps, warm-up, seeds, most workers",
+        what: "parse overhead α, β; HTTP/2 window or flow control off with an order (of the downlinks, or of every stream); steps, warm-up, seeds, most workers",
         optional: true,
     },
     section::PARSE_ALPHA.need(),

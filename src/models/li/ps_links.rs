@@ -257,6 +257,13 @@ struct Running {
     rate: f64,
 }
 
+/// Time busy [s] per PS, downlink and uplink.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Busy {
+    pub down: Vec<f64>,
+    pub up: Vec<f64>,
+}
+
 pub struct Links {
     servers: usize,
     bytes_per_s: f64,
@@ -415,6 +422,40 @@ impl Links {
                 start: f64::NAN,
             });
         }
+    }
+
+    /// Time each PS direction was busy from the start to `t` [s], `t` not
+    /// before the last change of the chunks in service (the current
+    /// instant): what is counted so far and, where chunks are in service,
+    /// the time since.
+    pub fn busy_until(&self, t: f64) -> Busy {
+        let mut b = Busy {
+            down: self.down_busy.clone(),
+            up: self.up_busy.clone(),
+        };
+        if self.one() {
+            for (d, e) in self.equal.iter().enumerate() {
+                let v = if d == 0 { &mut b.down } else { &mut b.up };
+                if let (true, Some(x)) = (e.n_ref > 0, v.first_mut()) {
+                    *x += later(t - e.busy_since, 0.0);
+                }
+            }
+            return b;
+        }
+        let since = later(t - self.now, 0.0);
+        let mut seen = [vec![false; self.servers], vec![false; self.servers]];
+        for r in &self.running {
+            let d = usize::from(r.chunk.up);
+            let ps = usize::from(r.chunk.ps);
+            let v = if r.chunk.up { &mut b.up } else { &mut b.down };
+            if let (Some(s), Some(x)) = (seen[d].get_mut(ps), v.get_mut(ps)) {
+                if !*s {
+                    *s = true;
+                    *x += since;
+                }
+            }
+        }
+        b
     }
 
     /// When the next chunk ends, if any is in service (as of `settle`).

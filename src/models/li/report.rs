@@ -155,7 +155,16 @@ fn figures(e: &LiEvaluation) -> Vec<Figure> {
                     fmt_sig(set.window_bytes / 1e6)
                 )
             } else {
-                format!("flow control off, streams {}", set.order.word())
+                match set.ordered_streams {
+                    super::section::OrderedStreams::Downlinks => format!(
+                        "flow control off, whole streams: downlinks {}, the others first come, first served",
+                        set.order.word()
+                    ),
+                    super::section::OrderedStreams::All => format!(
+                        "flow control off, whole streams, every stream {}",
+                        set.order.word()
+                    ),
+                }
             }),
         ),
         Figure::new(
@@ -201,8 +210,8 @@ fn throughput_table(e: &LiEvaluation) -> Table {
             Column::new("most of seeds", Unit::SamplesPerS),
             Column::new("Cynthia's estimate", Unit::SamplesPerS),
             Column::new("Lin et al.'s estimate", Unit::SamplesPerS),
-            Column::new("downlink busy", Unit::Percent),
-            Column::new("uplink busy", Unit::Percent),
+            Column::new("downlink busy in the window", Unit::Percent),
+            Column::new("uplink busy in the window", Unit::Percent),
         ],
         rows: e
             .points
@@ -225,8 +234,16 @@ fn throughput_table(e: &LiEvaluation) -> Table {
             })
             .collect(),
         caption: format!(
-            "Samples/s of the steps that end after every worker's first {} of {} steps and by the first worker's last step, over that time. Cynthia's estimate WK/(T_p·max(1, W·U_1) + 2T_C) and Lin et al.'s queueing estimate are the coarse models the paper compares against.",
-            e.settings.warmup, e.settings.steps
+            "Throughput and link busy shares over one window, {} to the end of the first worker's last of {} steps: samples/s of the steps that end in it, and the share of it each PS link direction carried a chunk (mean over the PS). Cynthia's estimate WK/(T_p·max(1, W·U_1) + 2T_C) and Lin et al.'s queueing estimate are the coarse models the paper compares against.",
+            if e.settings.warmup == 0 {
+                "from the start".to_string()
+            } else {
+                format!(
+                    "from the end of every worker's {} warm-up steps",
+                    e.settings.warmup
+                )
+            },
+            e.settings.steps
         ),
         omitted_rows: 0,
     }

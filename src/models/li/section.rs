@@ -50,6 +50,10 @@ pub struct LiSettings {
     pub window_bytes: f64,
     #[serde(default)]
     pub order: StreamOrder,
+    /// With flow control off, the streams `order` ranks. A section
+    /// without it ranks every stream, as links made before it did.
+    #[serde(default = "OrderedStreams::all")]
+    pub ordered_streams: OrderedStreams,
     /// Steps per worker and the warm-up left out (l.242).
     #[serde(default = "default_steps")]
     pub steps: u32,
@@ -172,6 +176,31 @@ pub enum StreamOrder {
     CriticalPath,
 }
 
+/// With flow control off, which streams the order ranks; the others are
+/// served first come, first served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderedStreams {
+    /// The parameter downlinks, which the paper's policies order (TicTac,
+    /// Sec. 3.3, 4.2): a new scenario's choice.
+    Downlinks,
+    /// Every stream, uplinks too.
+    All,
+}
+
+impl OrderedStreams {
+    fn all() -> Self {
+        OrderedStreams::All
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            OrderedStreams::Downlinks => "downlinks",
+            OrderedStreams::All => "every stream",
+        }
+    }
+}
+
 fn yes() -> bool {
     true
 }
@@ -229,6 +258,7 @@ impl Default for LiSettings {
             flow_control: true,
             window_bytes: default_window(),
             order: StreamOrder::Profiled,
+            ordered_streams: OrderedStreams::Downlinks,
             steps: default_steps(),
             warmup: default_warmup(),
             seed: 1,
@@ -569,11 +599,53 @@ pub const TRACE_STEP_END: NumberInput<LiSettings> = NumberInput {
     set: |c, v| c.trace_mapping.get_or_insert_with(Mapping::default).step_end_s = v,
 };
 
+/// The section's choices among words, each at its field: one it does not
+/// know would otherwise stop the whole section at `models.li`.
+fn choice_errors(raw: &serde_json::Value) -> Vec<FieldError> {
+    fn check<T: serde::de::DeserializeOwned>(
+        raw: &serde_json::Value,
+        key: &str,
+        what: &str,
+        words: &str,
+        errs: &mut Vec<FieldError>,
+    ) {
+        let Some(v) = raw.get(key) else { return };
+        if T::deserialize(v).is_err() {
+            // Cut: the value may be any JSON, however large.
+            let got: String = v.to_string().chars().take(40).collect();
+            errs.push(err(
+                format!("models.{ID}.{key}"),
+                format!("{what} must be {words} (got {got})"),
+            ));
+        }
+    }
+    let mut errs = Vec::new();
+    check::<StreamOrder>(
+        raw,
+        "order",
+        "the stream order",
+        "\"profiled\", \"reverse\", \"random\" or \"critical_path\"",
+        &mut errs,
+    );
+    check::<OrderedStreams>(
+        raw,
+        "ordered_streams",
+        "the streams the order ranks",
+        "\"downlinks\" or \"all\"",
+        &mut errs,
+    );
+    errs
+}
+
 /// Checks of the section, at `models.li.<field>`: ranges and the profile's
 /// own form (cycles, unknown ops, negative amounts).
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
-    if !s.models.contains_key(ID) {
+    let Some(raw) = s.models.get(ID) else {
         return Vec::new();
+    };
+    let unknown = choice_errors(raw);
+    if !unknown.is_empty() {
+        return unknown;
     }
     let c: LiSettings = match s.section(ID) {
         Ok(c) => c,

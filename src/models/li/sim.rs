@@ -17,17 +17,19 @@
 //!   Compute is not shared.
 //! - HTTP/2 (l.134-140): a stream is first served for at most WIN bytes
 //!   and rejoins the tail of its queue; served again, it runs to the end.
-//!   With flow control off, whole streams go in the chosen order.
+//!   With flow control off, whole streams: the parameter downlinks in the
+//!   chosen order (Sec. 3.3, 4.2), the others first come, first served;
+//!   or every stream in that order.
 //! - Parse overhead (l.126, 225): a transfer is `bytes / B` at full
 //!   bandwidth plus `α·bytes + β` on the receiver (the worker after a
 //!   downlink, the PS after an uplink) before its dependents; it occupies
 //!   the receiver's compute, or is a pure delay.
 //!
 //! Choices the text leaves open, fixed here and tested: queues are first
-//! in, first out; ops made ready at the same instant join in op order; of
-//! events at the same instant, compute completions go first (in the order
-//! they were scheduled), then link completions (in the order the chunks
-//! started).
+//! in, first out (but for the ordered streams); ops made ready at the
+//! same instant join in op order; of events at the same instant, compute
+//! completions go first (in the order they were scheduled), then link
+//! completions (in the order the chunks started).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -38,14 +40,26 @@ use super::due::Due;
 use super::fronted::Fronted;
 use super::profile::{Profile, Resource};
 use super::slab::Slab;
+use super::window::Window;
 
 /// How streams share a connection.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Flow {
     /// HTTP/2 flow control with this window [B] (28e6 by default).
     Window(f64),
-    /// Flow control off: whole streams, in this order.
-    Off(Order),
+    /// Flow control off: whole streams, the `Ordered` ones in this order.
+    Off(Order, Ordered),
+}
+
+/// With flow control off, the streams the order ranks; the others are
+/// served first come, first served.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ordered {
+    /// The parameter downlinks (PS to worker), which the paper's policies
+    /// order (TicTac's parameter transfers, Sec. 3.3, 4.2).
+    Downlinks,
+    /// Every stream, uplinks too.
+    All,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -115,10 +129,11 @@ pub struct Segment {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Outcome {
     /// Samples per second of all workers: the steps that end after every
-    /// worker's warm-up and by the first worker's last step, over that time.
+    /// worker's warm-up and by the first worker's last step, over that time
+    /// (`window::Window`).
     pub throughput: f64,
     pub per_worker: Vec<f64>,
-    /// Share of the run each PS's downlink and uplink was busy.
+    /// Share of the same window each PS's downlink and uplink was busy.
     pub down_busy: Vec<f64>,
     pub up_busy: Vec<f64>,
     /// When the last worker finished its last step [s].
@@ -318,7 +333,7 @@ fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
     for node in &mut nodes {
         node.dependents.sort_unstable();
     }
-    if let Flow::Off(order) = &setup.flow {
+    if let Flow::Off(order, ordered) = &setup.flow {
         let ranks: Vec<u32> = match order {
             Order::Profiled => (0..n as u32).collect(),
             Order::Reverse => (0..n as u32).rev().collect(),
@@ -338,7 +353,12 @@ fn compile(profile: &Profile, setup: &Setup, lazy_links: bool) -> Graph {
                 .collect(),
         };
         for node in &mut nodes {
-            node.rank = ranks[node.op as usize];
+            node.rank = match (ordered, node.slot) {
+                (Ordered::Downlinks, Slot::Down(_)) | (Ordered::All, _) => ranks[node.op as usize],
+                // One rank for all: a link's heap then serves its equal
+                // ranks first in, first out.
+                (Ordered::Downlinks, _) => 0,
+            };
         }
     }
     let (alpha, beta) = (setup.parse.alpha, setup.parse.beta);
@@ -553,6 +573,8 @@ struct Sim<'a> {
     seq: u64,
     chunks: u64,
     links: Links,
+    /// What the throughput and the busy shares are measured over.
+    window: Window,
     done_chunks: Vec<Ended>,
     /// Lazy chunks' ends, timed after the fact.
     resolved: Vec<Resolved>,
@@ -794,7 +816,7 @@ impl Sim<'_> {
     fn whole_lazy(&self, lazy: bool, bytes: f64) -> bool {
         lazy && match self.setup.flow {
             Flow::Window(win) => bytes <= win,
-            Flow::Off(_) => false,
+            Flow::Off(..) => false,
         }
     }
 
@@ -858,7 +880,9 @@ impl Sim<'_> {
     fn step_over(&mut self, w: u32) {
         let ws = &mut self.workers[w as usize];
         ws.ends.push(self.t);
-        if ws.started < self.setup.steps {
+        let (done, more) = (ws.ends.len(), ws.started < self.setup.steps);
+        self.window.step_ended(done, self.t, &self.links);
+        if more {
             self.start_step(w);
         }
     }
@@ -1024,6 +1048,7 @@ fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome 
         seq: 0,
         chunks: 0,
         links: Links::new(m, setup.bytes_per_s, slots),
+        window: Window::new(setup.workers, setup.steps, setup.warmup, m),
         done_chunks: Vec::new(),
         resolved: Vec::new(),
         t: 0.0,
@@ -1038,50 +1063,29 @@ fn simulate_with(profile: &Profile, setup: &Setup, lazy_links: bool) -> Outcome 
         sim.run();
     }
     let batch = f64::from(profile.batch);
-    // The window in which every worker is past its warm-up and none has
-    // finished: the paper's workers all stop together, and a simulated
-    // worker that finished early would leave the others a faster link.
-    let from = sim
-        .workers
-        .iter()
-        .map(|w| {
-            let skip = (setup.warmup as usize).min(w.ends.len().saturating_sub(1));
-            if skip == 0 {
-                0.0
-            } else {
-                w.ends[skip - 1]
-            }
-        })
-        .fold(0.0, f64::max);
-    let to = sim
-        .workers
-        .iter()
-        .map(|w| w.ends.last().copied().unwrap_or(0.0))
-        .fold(f64::INFINITY, f64::min);
+    // Every worker is past its warm-up and none has finished: the paper's
+    // workers all stop together, and a simulated worker that finished
+    // early would leave the others a faster link.
+    let (from, to, span) = (sim.window.from, sim.window.to, sim.window.span());
     let per_worker: Vec<f64> = sim
         .workers
         .iter()
         .map(|w| {
             let n = w.ends.iter().filter(|&&e| e > from && e <= to).count();
-            if to > from {
-                n as f64 * batch / (to - from)
+            if span > 0.0 {
+                n as f64 * batch / span
             } else {
                 0.0
             }
         })
         .collect();
-    let end_s = sim.t;
-    let share = |v: &[f64]| {
-        v.iter()
-            .map(|b| if end_s > 0.0 { b / end_s } else { 0.0 })
-            .collect()
-    };
+    let (down_busy, up_busy) = sim.window.busy_shares();
     Outcome {
         throughput: per_worker.iter().sum(),
-        down_busy: share(&sim.links.down_busy),
-        up_busy: share(&sim.links.up_busy),
+        down_busy,
+        up_busy,
         per_worker,
-        end_s,
+        end_s: sim.t,
         placement: g.placement.clone(),
         segments: sim.segments,
         events: sim.events,

@@ -122,12 +122,13 @@ test(name, async ({ ctx }) => {
   const before = await text(page, 'li-one-worker');
   await page.locator(ID('li-flow-control')).uncheck();
   await page.locator(ID('li-order')).selectOption('reverse');
+  assert.equal(await page.locator(ID('li-ordered-streams')).inputValue(), 'downlinks');
   await setField(page, 'li-max-workers', '4');
   await showView(page, 'li');
   await page.waitForFunction(() => /W = 1 to 4/.test(document.querySelector('[data-testid="li-subject"]')?.textContent || ''), null, { timeout: 60_000 });
   const all = page.locator(`${ID('results-li')} details`, { hasText: 'All figures' }).first();
   if (!(await all.evaluate((d) => d.open))) await all.locator('summary').click();
-  assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, streams in reverse order/);
+  assert.match(await page.locator(ID('li-figures')).textContent(), /flow control off, whole streams: downlinks in reverse order, the others first come, first served/);
   assert.ok((await text(page, 'li-one-worker')).length > 0 && before.length > 0);
 
   // α and β fitted from measured pairs: the fields take the line's slope

@@ -18,8 +18,8 @@ use crate::models::li::share_link::{attach_message, upload_note};
 use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{
-    settings, Generate, Granularity, LiSettings, StreamOrder, GENERATE_INPUTS, GEN_MEMORY_RATE, ID,
-    SIMULATION_INPUTS, TRANSFER_INPUTS, WINDOW_INPUT,
+    settings, Generate, Granularity, LiSettings, OrderedStreams, StreamOrder, GENERATE_INPUTS,
+    GEN_MEMORY_RATE, ID, SIMULATION_INPUTS, TRANSFER_INPUTS, WINDOW_INPUT,
 };
 use crate::report::fmt_sig;
 use crate::scenario::Scenario;
@@ -152,6 +152,7 @@ pub fn Panel() -> impl IntoView {
     let flow_on = Memo::new(move |_| cfg.with(|c| c.flow_control));
     let occupies = Memo::new(move |_| cfg.with(|c| c.parse_occupies));
     let order = Memo::new(move |_| cfg.with(|c| c.order));
+    let ordered = Memo::new(move |_| cfg.with(|c| c.ordered_streams));
     let granularity = Memo::new(move |_| {
         cfg.with(|c| {
             c.generate
@@ -240,6 +241,20 @@ pub fn Panel() -> impl IntoView {
                                 <option value="random" prop:selected=move || order.get() == StreamOrder::Random>"random (from the seed)"</option>
                                 <option value="critical" prop:selected=move || order.get() == StreamOrder::CriticalPath>"critical path first"</option>
                             </select>
+                            <FieldErrors errors=at(state, ".order") />
+                        </label>
+                        <label class="field">
+                            <span class="field-label">"streams the order ranks"</span>
+                            <select aria-label="streams the order ranks" data-testid="li-ordered-streams"
+                                on:change=move |ev| {
+                                    let o = if event_target_value(&ev) == "all" { OrderedStreams::All } else { OrderedStreams::Downlinks };
+                                    state.section_edit(ID, |c: &mut LiSettings| c.ordered_streams = o)
+                                }>
+                                <option value="downlinks" prop:selected=move || ordered.get() == OrderedStreams::Downlinks>"the parameter downlinks"</option>
+                                <option value="all" prop:selected=move || ordered.get() == OrderedStreams::All>"every stream, uplinks too"</option>
+                            </select>
+                            <span class="field-help">"the paper's policies (TicTac, Sec. 4.2) order the parameter transfers; streams not ranked go first come, first served"</span>
+                            <FieldErrors errors=at(state, ".ordered_streams") />
                         </label>
                     }>
                     {section_input(&WINDOW_INPUT)}
