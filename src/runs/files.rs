@@ -27,7 +27,7 @@ use crate::hardware::WorkerGroup;
 use crate::readers::{text, Importer};
 use crate::report::fmt_count;
 use crate::scenario::Scenario;
-use crate::workload::text::{csv_number, json_error_parts, shorten};
+use crate::workload::text::{csv_number, json_error_parts, shorten, CsvError};
 
 /// What an empty file (or one with no run) is told, as the other
 /// importers say it.
@@ -35,29 +35,85 @@ pub const EMPTY: &str = "the runs file is empty: give a header row (label, insta
 
 const COLUMNS: &str = "label, instance, count, batch_size, iteration_s or throughput, source";
 
+/// Why a runs file cannot be read; each names its line where it has one.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RunsFileError {
+    #[error("{EMPTY}")]
+    Empty,
+    #[error("{} runs is more than the {} accepted", fmt_count(*.runs as f64), fmt_count(MAX_RUNS as f64))]
+    TooMany { runs: usize },
+    #[error("line {line}: {} runs is more than the {} accepted", fmt_count((MAX_RUNS + 1) as f64), fmt_count(MAX_RUNS as f64))]
+    TooManyAt { line: usize },
+    #[error("not JSON: {message} (line {line}, column {column})")]
+    NotJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("JSON with no runs: expected an array of {{label, workers, iteration_s or throughput}} objects, or an object with such a \"runs\" array")]
+    NoRunsInJson,
+    #[error("line {line}: \"{name}\" is not a column of a runs file; the first row names the columns: {COLUMNS}")]
+    UnknownColumn { line: usize, name: String },
+    #[error("line {line}: \"{name}\" appears twice in the header row")]
+    ColumnTwice { line: usize, name: String },
+    #[error("line {line}: the header row lacks {lacks}; the columns are: {COLUMNS}")]
+    HeaderLacks { line: usize, lacks: String },
+    #[error(
+        "line {line}: the header row needs an iteration_s [s] or a throughput [samples/s] column"
+    )]
+    NoMeasureColumn { line: usize },
+    #[error("line {line}: the {what} \"{text}\" is not a whole number")]
+    NotWhole {
+        line: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("line {line}: run '{label}' has the {what} {had} on line {at}; this row says {value}")]
+    Disagrees {
+        line: usize,
+        label: String,
+        what: &'static str,
+        had: String,
+        at: usize,
+        value: String,
+    },
+    #[error("row {row}: {why}")]
+    Unreadable { row: usize, why: String },
+    #[error("line {line}: {fields} fields, but the header row has {columns} columns (quote a text that holds a comma)")]
+    TooManyFields {
+        line: usize,
+        fields: usize,
+        columns: usize,
+    },
+    #[error("line {line}: no label (rows of one run share a label)")]
+    NoLabel { line: usize },
+    #[error("line {line}: no instance")]
+    NoInstance { line: usize },
+    #[error(transparent)]
+    Number(#[from] CsvError),
+}
+
+impl From<RunsFileError> for ReadError {
+    fn from(e: RunsFileError) -> Self {
+        ReadError::Content(e.to_string())
+    }
+}
+
 /// A file's runs, read as JSON when it looks like JSON, else as CSV.
-pub fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
+pub fn parse_runs(text: &str) -> Result<Vec<Run>, RunsFileError> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let runs = match t.trim_start().chars().next() {
-        None => return Err(EMPTY.into()),
+        None => return Err(RunsFileError::Empty),
         Some('[' | '{') => parse_json(t)?,
         Some(_) => parse_csv(t)?,
     };
     if runs.is_empty() {
-        return Err(EMPTY.into());
+        return Err(RunsFileError::Empty);
     }
     if runs.len() > MAX_RUNS {
-        return Err(too_many(runs.len()));
+        return Err(RunsFileError::TooMany { runs: runs.len() });
     }
     Ok(runs)
-}
-
-fn too_many(n: usize) -> String {
-    format!(
-        "{} runs is more than the {} accepted",
-        fmt_count(n as f64),
-        fmt_count(MAX_RUNS as f64)
-    )
 }
 
 #[derive(Deserialize)]
@@ -67,19 +123,18 @@ enum RunsJson {
     Holder { runs: Vec<Run> },
 }
 
-fn parse_json(text: &str) -> Result<Vec<Run>, String> {
+fn parse_json(text: &str) -> Result<Vec<Run>, RunsFileError> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
         let (line, column, message) = json_error_parts(&e);
-        return Err(format!(
-            "not JSON: {message} (line {line}, column {column})"
-        ));
+        return Err(RunsFileError::NotJson {
+            line,
+            column,
+            message,
+        });
     }
     match serde_json::from_str::<RunsJson>(text) {
         Ok(RunsJson::List(r) | RunsJson::Holder { runs: r }) => Ok(r),
-        Err(_) => Err(
-            "JSON with no runs: expected an array of {label, workers, iteration_s or throughput} objects, or an object with such a \"runs\" array"
-                .into(),
-        ),
+        Err(_) => Err(RunsFileError::NoRunsInJson),
     }
 }
 
@@ -105,20 +160,18 @@ const NAMES: [(&str, Col); 7] = [
     ("source", Col::Source),
 ];
 
-fn header(line: usize, fields: &[String]) -> Result<Vec<Col>, String> {
+fn header(line: usize, fields: &[String]) -> Result<Vec<Col>, RunsFileError> {
     let mut cols = Vec::new();
     for f in fields {
         let name = f.to_ascii_lowercase();
         let Some(&(_, col)) = NAMES.iter().find(|(n, _)| *n == name) else {
-            return Err(format!(
-                "line {line}: \"{}\" is not a column of a runs file; the first row names the columns: {COLUMNS}",
-                shorten(f)
-            ));
+            return Err(RunsFileError::UnknownColumn {
+                line,
+                name: shorten(f),
+            });
         };
         if cols.contains(&col) {
-            return Err(format!(
-                "line {line}: \"{name}\" appears twice in the header row"
-            ));
+            return Err(RunsFileError::ColumnTwice { line, name });
         }
         cols.push(col);
     }
@@ -128,27 +181,26 @@ fn header(line: usize, fields: &[String]) -> Result<Vec<Col>, String> {
         .map(|(n, _)| *n)
         .collect();
     if !lacks.is_empty() {
-        return Err(format!(
-            "line {line}: the header row lacks {}; the columns are: {COLUMNS}",
-            lacks.join(", ")
-        ));
+        return Err(RunsFileError::HeaderLacks {
+            line,
+            lacks: lacks.join(", "),
+        });
     }
     if !cols.contains(&Col::Iteration) && !cols.contains(&Col::Throughput) {
-        return Err(format!(
-            "line {line}: the header row needs an iteration_s [s] or a throughput [samples/s] column"
-        ));
+        return Err(RunsFileError::NoMeasureColumn { line });
     }
     Ok(cols)
 }
 
 /// A whole number in a CSV field, or a message naming its line.
-fn whole(line: usize, what: &str, s: &str) -> Result<u32, String> {
-    let v = csv_number(line, what, s).map_err(|e| e.to_string())?;
+fn whole(line: usize, what: &'static str, s: &str) -> Result<u32, RunsFileError> {
+    let v = csv_number(line, what, s)?;
     if v.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&v) {
-        return Err(format!(
-            "line {line}: the {what} \"{}\" is not a whole number",
-            shorten(s)
-        ));
+        return Err(RunsFileError::NotWhole {
+            line,
+            what,
+            text: shorten(s),
+        });
     }
     Ok(v as u32)
 }
@@ -158,14 +210,18 @@ fn once<T: PartialEq + std::fmt::Display>(
     slot: &mut Option<(T, usize)>,
     value: T,
     line: usize,
-    what: &str,
+    what: &'static str,
     label: &str,
-) -> Result<(), String> {
+) -> Result<(), RunsFileError> {
     match slot {
-        Some((v, at)) if *v != value => Err(format!(
-            "line {line}: run '{}' has the {what} {v} on line {at}; this row says {value}",
-            shorten(label)
-        )),
+        Some((v, at)) if *v != value => Err(RunsFileError::Disagrees {
+            line,
+            label: shorten(label),
+            what,
+            had: v.to_string(),
+            at: *at,
+            value: value.to_string(),
+        }),
         Some(_) => Ok(()),
         None => {
             *slot = Some((value, line));
@@ -184,13 +240,16 @@ struct Rows {
     source: Option<(String, usize)>,
 }
 
-fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
+fn parse_csv(text: &str) -> Result<Vec<Run>, RunsFileError> {
     let mut rdr = crate::workload::text::csv_reader(text);
     let mut cols: Option<Vec<Col>> = None;
     let mut runs: Vec<Rows> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for (i, rec) in rdr.records().enumerate() {
-        let rec = rec.map_err(|e| format!("row {}: {e}", i + 1))?;
+        let rec = rec.map_err(|e| RunsFileError::Unreadable {
+            row: i + 1,
+            why: e.to_string(),
+        })?;
         let line = rec.position().map_or(i + 1, |p| p.line() as usize);
         let fields: Vec<String> = rec.iter().map(str::to_string).collect();
         if fields.iter().all(String::is_empty) {
@@ -201,11 +260,11 @@ fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
             continue;
         };
         if fields.len() > cols.len() {
-            return Err(format!(
-                "line {line}: {} fields, but the header row has {} columns (quote a text that holds a comma)",
-                fields.len(),
-                cols.len()
-            ));
+            return Err(RunsFileError::TooManyFields {
+                line,
+                fields: fields.len(),
+                columns: cols.len(),
+            });
         }
         let get = |c: Col| {
             cols.iter()
@@ -214,16 +273,15 @@ fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
                 .map(String::as_str)
                 .filter(|v| !v.is_empty())
         };
-        let label = get(Col::Label)
-            .ok_or_else(|| format!("line {line}: no label (rows of one run share a label)"))?;
-        let instance = get(Col::Instance).ok_or_else(|| format!("line {line}: no instance"))?;
+        let label = get(Col::Label).ok_or(RunsFileError::NoLabel { line })?;
+        let instance = get(Col::Instance).ok_or(RunsFileError::NoInstance { line })?;
         let count = whole(line, "count", get(Col::Count).unwrap_or(""))?;
         let batch_size = whole(line, "batch size", get(Col::Batch).unwrap_or(""))?;
         let k = match index.get(label) {
             Some(&k) => k,
             None => {
                 if runs.len() == MAX_RUNS {
-                    return Err(format!("line {line}: {}", too_many(MAX_RUNS + 1)));
+                    return Err(RunsFileError::TooManyAt { line });
                 }
                 index.insert(label.to_string(), runs.len());
                 runs.push(Rows {
@@ -240,11 +298,11 @@ fn parse_csv(text: &str) -> Result<Vec<Run>, String> {
             batch_size,
         });
         if let Some(v) = get(Col::Iteration) {
-            let t = csv_number(line, "iteration time [s]", v).map_err(|e| e.to_string())?;
+            let t = csv_number(line, "iteration time [s]", v)?;
             once(&mut run.iteration, t, line, "iteration time [s]", label)?;
         }
         if let Some(v) = get(Col::Throughput) {
-            let x = csv_number(line, "throughput [samples/s]", v).map_err(|e| e.to_string())?;
+            let x = csv_number(line, "throughput [samples/s]", v)?;
             once(
                 &mut run.throughput,
                 x,
