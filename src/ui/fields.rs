@@ -362,3 +362,32 @@ pub fn LazyDetails(
         </details>
     }
 }
+
+/// A file upload beside a box to paste the same text into: the two ways
+/// an import panel takes a table (`on_upload` reads the file in an
+/// import worker; the pasted text stays in `paste` until used).
+#[component]
+pub fn PasteOrUpload(
+    paste: RwSignal<String>,
+    on_upload: Callback<leptos::ev::Event>,
+    /// What the box holds, for screen readers.
+    aria_label: &'static str,
+    placeholder: &'static str,
+    /// `data-testid` stem: `<stem>-upload` and `<stem>-text`.
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">"upload a file (≤ 5 MB)"</span>
+            <input type="file" accept=".csv,.tsv,.txt,.json" on:change=move |ev| on_upload.run(ev) data-testid=format!("{testid}-upload") />
+        </label>
+        <textarea
+            rows="6"
+            placeholder=placeholder
+            aria-label=aria_label
+            prop:value=move || paste.get()
+            on:input=move |ev| paste.set(event_target_value(&ev))
+            data-testid=format!("{testid}-text")
+        ></textarea>
+    }
+}

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
+use super::fields::{FieldErrors, NumberField, PasteOrUpload};
 use super::uploads::{import_upload, ImportSlot};
 use crate::report::fmt_sig;
 use crate::runs::files::{apply_runs, RUNS};
@@ -87,18 +87,13 @@ pub fn RunsPanel() -> impl IntoView {
                     <code>"label, instance, count, batch_size, iteration_s, source"</code>
                     " (or " <code>"throughput"</code> " in samples/s). JSON: the runs as the scenario holds them, for a run with its own PS side."
                 </p>
-                <label class="field">
-                    <span class="field-label">"upload a file (≤ 5 MB)"</span>
-                    <input type="file" accept=".csv,.tsv,.txt,.json" on:change=on_upload data-testid="runs-upload" />
-                </label>
-                <textarea
-                    rows="6"
+                <PasteOrUpload
+                    paste=paste
+                    on_upload=Callback::new(on_upload)
+                    aria_label="measured runs to paste: CSV or JSON"
                     placeholder="label,instance,count,batch_size,iteration_s"
-                    aria-label="measured runs to paste: CSV or JSON"
-                    prop:value=move || paste.get()
-                    on:input=move |ev| paste.set(event_target_value(&ev))
-                    data-testid="runs-text"
-                ></textarea>
+                    testid="runs"
+                />
                 <div class="row">
                     <button type="button" on:click=move |_| use_text(paste.get_untracked()) data-testid="runs-apply">"Use these runs"</button>
                     <button type="button" class="secondary" on:click=edit_as_json data-testid="runs-edit">"Edit current runs as JSON"</button>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::expect_state;
-use super::fields::{FieldErrors, NumberField};
+use super::fields::{FieldErrors, NumberField, PasteOrUpload};
 use super::files::download_text;
 use super::uploads::{import_upload, ImportSlot};
 use crate::readers::LAYERS;
@@ -124,18 +124,13 @@ pub fn WorkloadPanel() -> impl IntoView {
                     "Columns: name, kind (conv|fc), inch, kh, kw, outn, outh, outw, optional params. "
                     "A fully connected layer has kh = kw = outh = outw = 1. Paleo files (TalwalkarLab/paleo nets/*.json) are recognised automatically."
                 </p>
-                <label class="field">
-                    <span class="field-label">"upload a file (≤ 5 MB)"</span>
-                    <input type="file" accept=".csv,.tsv,.txt,.json" on:change=on_upload data-testid="layer-upload" />
-                </label>
-                <textarea
-                    rows="6"
+                <PasteOrUpload
+                    paste=paste
+                    on_upload=Callback::new(on_upload)
+                    aria_label="layer table to paste: CSV, TSV, JSON or Paleo JSON (sizes in elements)"
                     placeholder="name,kind,inch,kh,kw,outn,outh,outw"
-                    aria-label="layer table to paste: CSV, TSV, JSON or Paleo JSON (sizes in elements)"
-                    prop:value=move || paste.get()
-                    on:input=move |ev| paste.set(event_target_value(&ev))
-                    data-testid="layer-text"
-                ></textarea>
+                    testid="layer"
+                />
                 <div class="row">
                     <button type="button" on:click=move |_| apply("pasted table".into(), paste.get_untracked()) data-testid="layer-apply">"Use this table"</button>
                     <button type="button" class="secondary" on:click=edit_as_csv>"Edit current table as CSV"</button>
