@@ -126,10 +126,21 @@ export type Outcome =
   | { unavailable: Unavailable; report?: never };
 
 /** `evaluate`'s result: the shape of `ddnn-planner eval --format json`
- *  (without `imports` and `network`), one entry per model in registry order. */
+ *  (without `imports` and `network`), one entry per model in registry
+ *  order, and every model held against the measured runs when the
+ *  scenario has any. */
 export interface Evaluation {
   title: string;
   models: Record<string, Outcome>;
+  runs?: Outcome;
+}
+
+/** `calibrate`'s result, as `ddnn-planner calibrate` gives it: the report
+ *  (factors; errors as published, calibrated in-sample and leave-one-out;
+ *  every run) and the scenario with the fitted factors stored. */
+export interface Calibration {
+  report: Report;
+  scenario: Scenario;
 }
 
 /** One scenario input a model reads. */
@@ -214,6 +225,15 @@ impl Serialize for Outcomes<'_> {
 struct Evaluation<'a> {
     title: &'a str,
     models: Outcomes<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runs: Option<Outcome<'a>>,
+}
+
+fn outcome(r: &Result<Report, Unavailable>) -> Outcome<'_> {
+    match r {
+        Ok(rep) => Outcome::Report(rep),
+        Err(u) => Outcome::Unavailable(u),
+    }
 }
 
 /// Every model's report for a scenario (a JS object or its JSON text):
@@ -227,19 +247,49 @@ pub fn evaluate(
     panic_hook();
     let s = read_scenario(scenario)?;
     let outcomes = evaluate_all(&s);
-    let models = outcomes
-        .iter()
-        .map(|(m, r)| {
-            let o = match r {
-                Ok(rep) => Outcome::Report(rep),
-                Err(u) => Outcome::Unavailable(u),
-            };
-            (m.id(), o)
-        })
-        .collect();
+    let runs = (!s.runs.is_empty()).then(|| crate::runs::evaluate(&s, MODELS));
+    let models = outcomes.iter().map(|(m, r)| (m.id(), outcome(r))).collect();
     to_js(&Evaluation {
         title: &s.display_title(),
         models: Outcomes(models),
+        runs: runs.as_ref().map(outcome),
+    })
+}
+
+#[derive(Serialize)]
+struct Calibrated<'a> {
+    report: &'a Report,
+    scenario: &'a Scenario,
+}
+
+/// Every model with factors calibrated on the scenario's measured runs,
+/// as `ddnn-planner calibrate` does: `{report, scenario}`, the scenario
+/// with the fitted factors stored (a model that cannot be fitted keeps
+/// what it had, and the report says why). Throws when the document
+/// cannot be read or has no runs.
+#[wasm_bindgen(unchecked_return_type = "Calibration")]
+pub fn calibrate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+) -> Result<JsValue, JsError> {
+    use crate::calibration::{self, FitOptions};
+    panic_hook();
+    let s = read_scenario(scenario)?;
+    if s.runs.is_empty() {
+        return Err(JsError::new(
+            "the scenario has no measured runs (runs): give each a label, its worker groups and the iteration time [s] or throughput [samples/s] measured",
+        ));
+    }
+    let models: Vec<&'static dyn crate::models::Model> = MODELS
+        .iter()
+        .copied()
+        .filter(|m| !m.factors(&s).is_empty())
+        .collect();
+    let results = calibration::calibrate(&s, &models, &FitOptions::default());
+    let report = calibration::report::build(&results, &s.display_title());
+    let out = calibration::fit::with_factors(&s, &results);
+    to_js(&Calibrated {
+        report: &report,
+        scenario: &out,
     })
 }
 

@@ -21,7 +21,7 @@ if (!fs.existsSync(entry)) {
 }
 const pkg = await import(pathToFileURL(entry).href);
 pkg.initSync({ module: fs.readFileSync(path.join(PKG, 'ddnn_planner_bg.wasm')) });
-const { evaluate, encode, decode, models, example, figure, display } = pkg;
+const { evaluate, calibrate, encode, decode, models, example, figure, display } = pkg;
 
 // The registry's ids, in order, as `registry!` in src/models/mod.rs lists
 // them (`<id>: <type>,` one a line): the package must list the same.
@@ -57,6 +57,8 @@ test('package.json comes from Cargo.toml, with types', () => {
   const dts = fs.readFileSync(path.join(PKG, 'ddnn_planner.d.ts'), 'utf8');
   for (const sig of [
     /export function evaluate\(scenario: Scenario \| string\): Evaluation;/,
+    /export function calibrate\(scenario: Scenario \| string\): Calibration;/,
+    /runs\?: Outcome;/,
     /export function encode\(scenario: Scenario \| string\): string;/,
     /export function decode\(fragment: string\): Scenario;/,
     /export function models\(\): ModelInfo\[\];/,
@@ -71,7 +73,7 @@ test('package.json comes from Cargo.toml, with types', () => {
 test('the package exports this API (and no other function of the crate)', () => {
   const functions = Object.keys(pkg).filter((k) => typeof pkg[k] === 'function' && !/^[A-Z]/.test(k));
   assert.deepEqual(functions.sort(), [
-    'decode', 'default', 'display', 'encode', 'evaluate', 'example', 'figure', 'initSync', 'models',
+    'calibrate', 'decode', 'default', 'display', 'encode', 'evaluate', 'example', 'figure', 'initSync', 'models',
   ]);
 });
 
@@ -209,4 +211,24 @@ test('example(): the landing example evaluates', () => {
   assert.equal(typeof s.version, 'number');
   const zeng = evaluate(s).models.zeng.report;
   assert.ok(headline(zeng, 'iteration-time').value.value > 0);
+});
+
+// Issue 35: measured runs and calibration carried by the package; the
+// figures are the CLI's (`ddnn-planner eval|calibrate
+// public/examples/zeng-tables6-7-vgg16-runs.json`).
+test('evaluate holds every model against the runs; calibrate fits and stores the factors', () => {
+  const scenario = readExample('zeng-tables6-7-vgg16-runs.json');
+  const out = evaluate(scenario);
+  assert.deepEqual(Object.keys(out), ['title', 'models', 'runs']);
+  const runs = out.runs.report;
+  assert.equal(headline(runs, 'runs').value.value, 4);
+  assert.ok(Math.abs(headline(runs, 'zeng-median-error').value.value - 0.09979) < 1e-5);
+  assert.equal(Object.keys(evaluate(readExample('vgg16-hetero-1gbe.json'))).includes('runs'), false, 'no runs, no key');
+
+  const cal = calibrate(scenario);
+  assert.ok(Math.abs(headline(cal.report, 'zeng-loo-median-error').value.value - 0.01511) < 1e-5);
+  assert.ok(Math.abs(cal.scenario.calibration.zeng.link - 0.948) < 0.001, 'the link factor stored');
+  const t = headline(evaluate(cal.scenario).models.zeng.report, 'iteration-time').value.value;
+  assert.ok(Math.abs(t - 28.65) < 0.005, `calibrated iteration ${t} s`);
+  thrown(() => calibrate(readExample('vgg16-hetero-1gbe.json')), /no measured runs/);
 });
