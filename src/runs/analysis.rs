@@ -6,11 +6,12 @@
 use std::collections::BTreeMap;
 
 use crate::inputs::Need;
-use crate::models::{validate_for, Model, Unavailable, Work, MODELS};
+use crate::models::{Model, Unavailable, Work, MODELS};
 use crate::report::Report;
 use crate::scenario::Scenario;
 
-use super::{run_scenario, MAX_RUNS};
+use super::compare::blocking;
+use super::{run_scenario, set_run_cluster, MAX_RUNS};
 
 pub struct MeasuredRuns;
 
@@ -50,21 +51,24 @@ impl Model for MeasuredRuns {
     }
 }
 
-/// Each model's work over every run it would predict, summed per measure
-/// against that model's own budget: together the runs take on what one
-/// evaluation of the model does.
+/// Each model's work over every run it would predict (as `compare`
+/// decides it, from each model's validation of the scenario once), summed
+/// per measure against that model's own budget: together the runs take on
+/// what one evaluation of the model does.
 pub fn work(s: &Scenario) -> Vec<Work> {
-    if s.runs.len() > MAX_RUNS {
-        return Vec::new(); // refused by validation, at `runs`
-    }
+    let Some(first) = s.runs.first().filter(|_| s.runs.len() <= MAX_RUNS) else {
+        return Vec::new(); // none, or refused by validation at `runs`
+    };
+    let blocking = blocking(s, MODELS);
+    let mut base = run_scenario(s, first);
     let mut total: BTreeMap<(&'static str, &'static str), Work> = BTreeMap::new();
     for run in &s.runs {
-        let rs = run_scenario(s, run);
-        for &m in MODELS {
-            if !validate_for(m, &rs).is_empty() {
+        set_run_cluster(&mut base, &s.hardware.cluster.ps, run);
+        for (&m, (other, ps)) in MODELS.iter().zip(&blocking) {
+            if !other.is_empty() || (run.ps.is_none() && !ps.is_empty()) {
                 continue;
             }
-            for w in m.work(&rs) {
+            for w in m.work(&base) {
                 total
                     .entry((m.id(), w.unit))
                     .and_modify(|t| t.units += w.units)
@@ -79,4 +83,35 @@ pub fn work(s: &Scenario) -> Vec<Work> {
         }
     }
     total.into_values().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::models::validate_for;
+
+    #[test]
+    fn the_runs_work_is_each_predicting_models_work_summed_over_its_runs() {
+        let s = crate::models::from_json(include_str!(
+            "../../public/examples/zeng-tables6-7-vgg16-runs.json"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut want: BTreeMap<(&str, &str), f64> = BTreeMap::new();
+        for run in &s.runs {
+            let rs = run_scenario(&s, run);
+            for &m in MODELS {
+                if validate_for(m, &rs).is_empty() {
+                    for w in m.work(&rs) {
+                        *want.entry((m.id(), w.unit)).or_default() += w.units;
+                    }
+                }
+            }
+        }
+        assert!(want.keys().any(|(id, _)| *id == "zeng"), "{want:?}");
+        let got: Vec<f64> = work(&s).iter().map(|w| w.units).collect();
+        assert_eq!(got, want.into_values().collect::<Vec<_>>());
+    }
 }

@@ -109,17 +109,7 @@ pub fn compare(s: &Scenario, models: &[&'static dyn Model]) -> Result<Comparison
             "every run needs its iteration time or its throughput",
         )]));
     }
-    // Each model's problems with the rest of the scenario, once: a run
-    // brings its own workers (and maybe PS side), checked above.
-    let blocking: Vec<(Vec<FieldError>, Vec<FieldError>)> = models
-        .iter()
-        .map(|&m| {
-            validate_for(m, s)
-                .into_iter()
-                .filter(|e| !e.field.starts_with("hardware.cluster.workers"))
-                .partition(|e| !e.field.starts_with("hardware.cluster.ps"))
-        })
-        .collect();
+    let blocking = blocking(s, models);
     let mut base = run_scenario(s, first);
     let mut outcomes: Vec<Option<Vec<Outcome>>> = vec![Some(Vec::new()); models.len()];
     for (i, (run, measured)) in s.runs.iter().zip(&runs).enumerate() {
@@ -165,6 +155,26 @@ pub fn compare(s: &Scenario, models: &[&'static dyn Model]) -> Result<Comparison
         })
         .collect();
     Ok(Comparison { runs, models })
+}
+
+/// Each model's problems with `s` outside a run's own cluster, found once
+/// for every run: (the other fields, the scenario's PS side). A run brings
+/// its own workers (checked by `validate_runs`) and maybe its own PS side,
+/// so a model predicts a run when the first list is empty and, for a run
+/// on the scenario's PS side, the second too.
+pub(crate) fn blocking(
+    s: &Scenario,
+    models: &[&'static dyn Model],
+) -> Vec<(Vec<FieldError>, Vec<FieldError>)> {
+    models
+        .iter()
+        .map(|&m| {
+            validate_for(m, s)
+                .into_iter()
+                .filter(|e| !e.field.starts_with("hardware.cluster.workers"))
+                .partition(|e| !e.field.starts_with("hardware.cluster.ps"))
+        })
+        .collect()
 }
 
 /// A model's answer on run `i`, in the run's measure and paths.
