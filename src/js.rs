@@ -279,11 +279,7 @@ pub fn calibrate(
             "the scenario has no measured runs (runs): give each a label, its worker groups and the iteration time [s] or throughput [samples/s] measured",
         ));
     }
-    let models: Vec<&'static dyn crate::models::Model> = MODELS
-        .iter()
-        .copied()
-        .filter(|m| !m.factors(&s).is_empty())
-        .collect();
+    let models = calibration::analysis::calibrated_models(&s);
     let results = calibration::calibrate(&s, &models, &FitOptions::default());
     let report = calibration::report::build(&results, &s.display_title());
     let out = calibration::fit::with_factors(&s, &results);

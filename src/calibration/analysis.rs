@@ -62,11 +62,7 @@ impl Model for Calibrate {
         if s.runs.is_empty() {
             return Err(Unavailable::missing("runs", NEEDS[0].what));
         }
-        let models: Vec<&'static dyn Model> = MODELS
-            .iter()
-            .copied()
-            .filter(|m| !m.factors(s).is_empty())
-            .collect();
+        let models = calibrated_models(s);
         if models.is_empty() {
             return Err(Unavailable::missing(
                 "runs",
@@ -94,6 +90,16 @@ impl Model for Calibrate {
         }
         Ok(r)
     }
+}
+
+/// The registry models that have factors on `s`, in registry order: what
+/// the page's calibration view and the JS package's `calibrate` fit.
+pub fn calibrated_models(s: &Scenario) -> Vec<&'static dyn Model> {
+    MODELS
+        .iter()
+        .copied()
+        .filter(|m| !m.factors(s).is_empty())
+        .collect()
 }
 
 /// "Use the calibrated factors" for one model, when the fit has any and
