@@ -18,11 +18,6 @@ pub struct Calibrate;
 /// The calibration as the worker and the page list it.
 pub static CALIBRATE: Calibrate = Calibrate;
 
-/// Most runs calibrated at once: leave-one-out refits once per run, each
-/// refit over every run, so the work grows with the square (50 runs take
-/// 30 ms natively; this many about 3 s).
-pub const MAX_RUNS_SQUARED: f64 = 250_000.0;
-
 const NEEDS: &[Need] = &[Need {
     field: "runs",
     what: "at least two measured runs a model with factors predicts",
@@ -49,14 +44,7 @@ impl Model for Calibrate {
         &["runs", "calibration"]
     }
     fn work(&self, s: &Scenario) -> Vec<Work> {
-        let n = s.runs.len() as f64;
-        vec![Work {
-            units: n * n,
-            unit: "run-refits (runs squared)",
-            limit: MAX_RUNS_SQUARED,
-            field: "runs".into(),
-            reduce: "the number of runs".into(),
-        }]
+        vec![super::fit::work(s)]
     }
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         if s.runs.is_empty() {

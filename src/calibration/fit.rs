@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use super::lm::{self, minimise_unless_known};
 use super::{CalibrationError, FactorKind, FactorSpec};
-use crate::models::{Model, RunPredictor};
+use crate::models::{Model, RunPredictor, Work};
 use crate::runs::compare::{compare, median, Outcome};
 use crate::runs::{run_scenario, Measure};
 use crate::scenario::Scenario;
@@ -34,6 +34,22 @@ use crate::scenario::Scenario;
 pub const MIN_RUNS: usize = 2;
 /// Starts of the fit: the published values and seeded random points.
 pub const DEFAULT_STARTS: usize = 8;
+/// Most work a calibration takes on: leave-one-out refits once per run,
+/// each refit over every run, so the work grows with the square of the
+/// runs (50 runs take 30 ms natively; 500, this limit, 1.5 s).
+pub const MAX_RUNS_SQUARED: f64 = 250_000.0;
+
+/// A calibration's work on `s`, stated before it starts: runs².
+pub fn work(s: &Scenario) -> Work {
+    let n = s.runs.len() as f64;
+    Work {
+        units: n * n,
+        unit: "run-refits (runs squared)",
+        limit: MAX_RUNS_SQUARED,
+        field: "runs".into(),
+        reduce: "the number of runs".into(),
+    }
+}
 /// Two runs of one cluster whose iteration times differ by more than
 /// this ratio contradict each other (repeats within it are averaged).
 pub const CONTRADICTION: f64 = 1.25;
@@ -586,6 +602,12 @@ pub fn calibrate_model(
     m: &'static dyn Model,
     opts: &FitOptions,
 ) -> Result<ModelCalibration, CalibrationError> {
+    let w = work(s);
+    if !w.fits() {
+        return Err(CalibrationError::OverBudget {
+            message: w.refusal(m.name()).message,
+        });
+    }
     let mut base = s.clone();
     base.calibration.set(m.id(), BTreeMap::new());
     let specs = m.factors(&base);

@@ -170,4 +170,7 @@ pub enum CalibrationError {
         lm::MAX_ITERATIONS
     )]
     NotConverged { model: String },
+    /// Over the work budget (`fit::work`), refused before any fit.
+    #[error("{message}")]
+    OverBudget { message: String },
 }

@@ -544,3 +544,30 @@ fn fifty_runs_give_back_the_factors_they_were_generated_with() {
     let loo = c.loo.worst_abs.unwrap_or(f64::NAN);
     assert!(loo <= 0.05, "worst leave-one-out |error| {loo}");
 }
+
+#[test]
+fn more_runs_than_the_budget_are_refused_before_any_fit() {
+    // 501 runs: 251,001 run-refits against the 250,000 a calibration
+    // takes on; 500 are within it.
+    let base = scenario(VGG16);
+    let many = |n: usize| {
+        let mut s = base.clone();
+        s.runs = (0..n)
+            .map(|i| Run {
+                label: format!("run {i}"),
+                ..base.runs[i % base.runs.len()].clone()
+            })
+            .collect();
+        s
+    };
+    let Err(CalibrationError::OverBudget { message }) =
+        calibrate_model(&many(501), zeng(), &FitOptions::default())
+    else {
+        panic!("501 runs were not refused");
+    };
+    assert!(
+        message.contains("251,001 run-refits") && message.contains("reduce the number of runs"),
+        "{message}"
+    );
+    assert!(ddnn_planner::calibration::fit::work(&many(500)).fits());
+}
