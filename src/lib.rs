@@ -14,6 +14,7 @@ pub mod inputs;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod models;
+pub mod order;
 pub mod readers;
 pub mod report;
 pub mod runs;

@@ -566,7 +566,7 @@ fn contradiction(s: &Scenario, usable: &[usize]) -> Option<CalibrationError> {
         by_cluster.entry(key).or_default().push((i, t));
     }
     let mut groups: Vec<&Vec<(usize, f64)>> = by_cluster.values().collect();
-    groups.sort_by_key(|g| g.first().map(|p| p.0));
+    crate::order::sort_by_key(&mut groups, |g| g.first().map(|p| p.0));
     groups.into_iter().find_map(|g| {
         let lo = g.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
         let hi = g.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;

@@ -411,7 +411,7 @@ impl Server {
                 .chain(ANALYSES)
                 .position(|m| m.id() == r.model)
         };
-        self.last_good.sort_by_key(order);
+        crate::order::sort_by_key(&mut self.last_good, order);
         post(encode(&FromWorker::Result {
             id,
             model: model_id,

@@ -694,7 +694,7 @@ fn charted(e: &CynthiaEvaluation) -> (Vec<&CostCurve>, String) {
             .map(|p| p.run.cost_usd)
             .fold(f64::INFINITY, f64::min)
     };
-    curves.sort_by(|a, b| {
+    crate::order::sort_by(&mut curves, |a, b| {
         cheapest(a)
             .total_cmp(&cheapest(b))
             .then_with(|| a.instance.cmp(&b.instance))

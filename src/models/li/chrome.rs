@@ -1006,7 +1006,7 @@ fn build(
     for groups in per_step {
         let mut ops: Vec<StepOp> = Vec::new();
         for (ri, mut group) in groups.into_iter().enumerate() {
-            group.sort_by(|&a, &b| {
+            crate::order::sort_positions(&mut group, &|a, b| {
                 let (a, b) = (&slices[a], &slices[b]);
                 a.ts.total_cmp(&b.ts)
                     .then(a.lane.cmp(&b.lane))
@@ -1049,7 +1049,7 @@ fn build(
             summary.empty_steps += 1;
             continue;
         }
-        ops.sort_by(|a, b| {
+        crate::order::sort_by(&mut ops, |a, b| {
             a.start
                 .total_cmp(&b.start)
                 .then(rank(a.resource).cmp(&rank(b.resource)))
@@ -1203,7 +1203,7 @@ fn dependencies(
     let reach: Vec<Vec<f64>> = by_lane
         .iter_mut()
         .map(|v| {
-            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            crate::order::sort_by(v, |a, b| a.0.total_cmp(&b.0));
             let mut most = f64::NEG_INFINITY;
             v.iter()
                 .map(|x| {

@@ -115,7 +115,7 @@ pub(super) fn find(mapping: &Mapping, clues: Clues) -> Result<Steps, TraceError>
     markers.retain(|m| Some(m.lane) == marker_lane);
     steps.markers_elsewhere = before - markers.len();
     if !markers.is_empty() {
-        markers.sort_by(|a, b| a.start.total_cmp(&b.start));
+        crate::order::sort_by(&mut markers, |a, b| a.start.total_cmp(&b.start));
         steps.source = StepSource::Markers;
         steps.spans = markers.iter().map(|m| (m.start, m.end)).collect();
     } else if !ids.is_empty() {
@@ -134,7 +134,7 @@ pub(super) fn find(mapping: &Mapping, clues: Clues) -> Result<Steps, TraceError>
                 }
             }
         }
-        spans.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+        crate::order::sort_by(&mut spans, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
         steps.source = StepSource::Ids;
         steps.by_id = spans
             .iter()

@@ -211,8 +211,7 @@ pub fn critical_path_ranks(profile: &Profile, bytes_per_s: f64) -> Vec<u32> {
             }
         }
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| path[b].total_cmp(&path[a]).then(a.cmp(&b)));
+    let order = crate::order::positions(n, &|a, b| path[b].total_cmp(&path[a]).then(a.cmp(&b)));
     let mut ranks = vec![0u32; n];
     for (rank, i) in order.into_iter().enumerate() {
         ranks[i] = rank as u32;

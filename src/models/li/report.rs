@@ -352,7 +352,7 @@ fn bars(e: &LiEvaluation) -> Vec<Bar<'_>> {
         })
         .collect();
     // Worker by worker, so the rows read w1, w2, … in each kind.
-    segments.sort_by(|(xr, xk, x), (yr, yk, y)| {
+    crate::order::sort_by(&mut segments, |(xr, xk, x), (yr, yk, y)| {
         x.worker
             .cmp(&y.worker)
             .then(xr.cmp(yr))

@@ -169,9 +169,8 @@ impl Problem<'_> {
 /// time. A heuristic: it sees only windows.
 pub fn algorithm1(p: &Problem) -> Search {
     let w = p.workload;
-    let mut order: Vec<usize> = (0..p.types.len()).collect();
     // Slowest first; equal times keep catalog order.
-    order.sort_by(|&a, &b| {
+    let order = crate::order::positions(p.types.len(), &|a, b| {
         let ta = p.types[a].alone_s(w);
         let tb = p.types[b].alone_s(w);
         tb.total_cmp(&ta)
@@ -581,7 +580,7 @@ impl<'a, 'p> Bb<'a, 'p> {
             }
         }
         for c in &mut classes {
-            c.sort_by(|&a, &b| {
+            crate::order::sort_positions(c, &|a, b| {
                 p.types[a]
                     .price
                     .total_cmp(&p.types[b].price)
@@ -666,7 +665,7 @@ impl<'a, 'p> Bb<'a, 'p> {
                 roots.push((b, n, self.active));
             }
         }
-        roots.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        crate::order::sort_by(&mut roots, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         // A short dive per worker count first: the plans it finds set the
         // bar every full search then prunes against.
         for &(b, n, active) in &roots {
@@ -735,9 +734,7 @@ impl<'a, 'p> Bb<'a, 'p> {
             .collect();
         let terms = &self.terms;
         let sorted = |cmp: &dyn Fn(&Term, &Term) -> std::cmp::Ordering| {
-            let mut v: Vec<usize> = (0..terms.len()).collect();
-            v.sort_by(|&a, &b| cmp(&terms[a], &terms[b]));
-            v
+            crate::order::positions(terms.len(), &|a, b| cmp(&terms[a], &terms[b]))
         };
         let by_rate = sorted(&|a, b| b.rate.total_cmp(&a.rate));
         let by_speed = sorted(&|a, b| b.speed.total_cmp(&a.speed));
@@ -752,10 +749,12 @@ impl<'a, 'p> Bb<'a, 'p> {
         let mut order: Vec<usize> = (0..self.classes.len()).collect();
         let head = |c: usize| &self.terms[self.classes[c][0]];
         match self.objective {
-            Objective::Cost => order.sort_by(|&a, &b| {
+            Objective::Cost => crate::order::sort_positions(&mut order, &|a, b| {
                 (head(a).price / head(a).rate).total_cmp(&(head(b).price / head(b).rate))
             }),
-            Objective::Time => order.sort_by(|&a, &b| head(b).speed.total_cmp(&head(a).speed)),
+            Objective::Time => crate::order::sort_positions(&mut order, &|a, b| {
+                head(b).speed.total_cmp(&head(a).speed)
+            }),
         }
         self.arrange(order)
     }
@@ -807,7 +806,7 @@ impl<'a, 'p> Bb<'a, 'p> {
         };
         let mut keyed: Vec<(f64, usize)> = self.order.iter().map(|&c| (reduced(c), c)).collect();
         // Stable: ties keep the default order.
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        crate::order::sort_by(&mut keyed, |a, b| a.0.total_cmp(&b.0));
         self.arrange(keyed.into_iter().map(|(_, c)| c).collect());
     }
 
@@ -840,7 +839,7 @@ impl<'a, 'p> Bb<'a, 'p> {
         }
         let mut flat: Vec<(f64, f64)> = points.iter().map(|q| (q.1, q.2)).collect();
         if points.len() > FACET_POINTS {
-            points.sort_by(|a, b| a.2.total_cmp(&b.2));
+            crate::order::sort_by(&mut points, |a, b| a.2.total_cmp(&b.2));
             points.truncate(FACET_POINTS);
         }
         let mut out = lower_facets(&points);
@@ -1183,7 +1182,7 @@ impl<'a, 'p> Bb<'a, 'p> {
             .zip(keep)
             .filter_map(|(ln, k)| k.then_some(ln))
             .collect();
-        kept.sort_by(|a, b| a.mu.total_cmp(&b.mu));
+        crate::order::sort_by(&mut kept, |a, b| a.mu.total_cmp(&b.mu));
         kept
     }
 
@@ -1629,7 +1628,7 @@ fn coupled_time(pieces: &[Option<(f64, f64)>; 2], cuts: &[Cut], (i_lo, i_hi): (f
 /// The edges `y = λ + μ·x` of the lower convex hull of `points` (sorted
 /// here).
 fn lower_hull_lines(points: &mut [(f64, f64)]) -> Vec<(f64, f64)> {
-    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    crate::order::sort_copied_by(points, |a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let mut hull: Vec<(f64, f64)> = Vec::with_capacity(points.len());
     for &q in points.iter() {
         if hull.last().is_some_and(|h| h.0 == q.0) {

@@ -955,7 +955,7 @@ fn convergence_chart(e: &SpotEvaluation) -> Option<Chart> {
     if used.len() < 2 {
         used = (0..e.types.len()).collect();
     }
-    used.sort_by(|&a, &b| speed(b).total_cmp(&speed(a)));
+    crate::order::sort_positions(&mut used, &|a, b| speed(b).total_cmp(&speed(a)));
     let (&fast, &slow) = (used.first()?, used.get(1)?);
     let (vf, vs) = (speed(fast), speed(slow));
     let xs: Vec<f64> = (0..=n).map(f64::from).collect();

@@ -263,7 +263,7 @@ pub fn places(names: &[&str], values: &[Option<f64>], tolerance: f64) -> Vec<Opt
         .enumerate()
         .filter_map(|(i, v)| v.filter(|v| v.is_finite()).map(|v| (i, v)))
         .collect();
-    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut order, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     let mut out = vec![None; values.len()];
     let mut start = 0;
     while start < order.len() {

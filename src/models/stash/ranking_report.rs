@@ -47,7 +47,9 @@ fn ranking_remarks(r: &Ranked) -> String {
 pub(super) fn measured_ranking_table(m: &MeasuredRanking) -> Table {
     let mut order: Vec<&Ranked> = m.rows.iter().collect();
     let key = |r: &Ranked, b: Basis| r.on(b).ok().map_or(usize::MAX, |e| e.time.rank);
-    order.sort_by_key(|r| (key(r, Basis::WithStalls), key(r, Basis::WithoutStalls)));
+    crate::order::sort_by_key(&mut order, |r| {
+        (key(r, Basis::WithStalls), key(r, Basis::WithoutStalls))
+    });
     let rows = order
         .iter()
         .map(|r| {

@@ -644,8 +644,7 @@ fn ranks(p: &Predictions, i: usize) -> String {
 }
 
 fn configurations_table(p: &Predictions) -> Table {
-    let mut order: Vec<usize> = (0..p.rows.len()).collect();
-    order.sort_by(|&a, &b| {
+    let order = crate::order::positions(p.rows.len(), &|a, b| {
         let (x, y) = (&p.rows[a], &p.rows[b]);
         let cost = |r: &Prediction| r.run_usd.unwrap_or(f64::INFINITY);
         cost(x)

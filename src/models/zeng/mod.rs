@@ -172,8 +172,9 @@ pub fn push_queue(
     t_push: f64,
     t_pull: f64,
 ) -> (Vec<usize>, Vec<(f64, f64)>, f64) {
-    let mut order: Vec<usize> = (0..compute_s.len()).collect();
-    order.sort_by(|&a, &b| compute_s[a].total_cmp(&compute_s[b]));
+    let order = crate::order::positions(compute_s.len(), &|a, b| {
+        compute_s[a].total_cmp(&compute_s[b])
+    });
     let mut pushes = Vec::with_capacity(order.len());
     let mut t = f64::NEG_INFINITY;
     for &i in &order {
