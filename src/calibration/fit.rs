@@ -326,6 +326,20 @@ fn outside(v: &[f64], basis: &[Vec<f64>]) -> (Vec<f64>, f64) {
     (r, n)
 }
 
+/// Why the runs cannot determine a factor; it stays as published.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum Unfittable {
+    /// No run's prediction moves with it.
+    #[error("{unseen}; no run's prediction changes with it {at}")]
+    Unseen { unseen: String, at: String },
+    /// As many factors as runs are already chosen (`first`).
+    #[error("{runs} runs determine at most {runs} factors, and {first} come first")]
+    TooFewRuns { runs: usize, first: String },
+    /// It moves the predictions only as the chosen factors do.
+    #[error("in these runs it changes the predictions only as {with} already do {at}: the runs cannot tell them apart")]
+    Confounded { with: String, at: String },
+}
+
 /// Which of `cands` (in order) the columns `cols[start][j]` (scaled to
 /// the factor's box) can separate: `Ok` kept, `Err(why)` not.
 fn separable(
@@ -334,7 +348,7 @@ fn separable(
     specs: &[FactorSpec],
     runs: usize,
     at: &str,
-) -> Vec<(usize, Result<(), String>)> {
+) -> Vec<(usize, Result<(), Unfittable>)> {
     let mut chosen: Vec<usize> = Vec::new();
     // Per start, an orthonormal basis of the chosen factors' columns.
     let mut bases: Vec<Vec<Vec<f64>>> = vec![Vec::new(); cols.len()];
@@ -347,10 +361,10 @@ fn separable(
         if norms.iter().all(|&n| n < ZERO) {
             out.push((
                 j,
-                Err(format!(
-                    "{}; no run's prediction changes with it {at}",
-                    specs[j].unseen
-                )),
+                Err(Unfittable::Unseen {
+                    unseen: specs[j].unseen.clone(),
+                    at: at.to_string(),
+                }),
             ));
             continue;
         }
@@ -374,17 +388,18 @@ fn separable(
                 out.push((j, Ok(())));
             }
             _ => {
-                let names: Vec<&str> = chosen.iter().map(|&c| specs[c].name.as_str()).collect();
+                let first = chosen
+                    .iter()
+                    .map(|&c| specs[c].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let why = if chosen.len() >= runs {
-                    format!(
-                        "{runs} runs determine at most {runs} factors, and {} come first",
-                        names.join(", ")
-                    )
+                    Unfittable::TooFewRuns { runs, first }
                 } else {
-                    format!(
-                        "in these runs it changes the predictions only as {} already do {at}: the runs cannot tell them apart",
-                        names.join(", ")
-                    )
+                    Unfittable::Confounded {
+                        with: first,
+                        at: at.to_string(),
+                    }
                 };
                 out.push((j, Err(why)));
             }
@@ -474,7 +489,11 @@ fn fit_on(
     for (j, ok) in separable(cands, &cols, specs, idx.len(), &at) {
         match ok {
             Ok(()) => free.push(j),
-            Err(why) => status[j] = Status::NotFitted { why },
+            Err(why) => {
+                status[j] = Status::NotFitted {
+                    why: why.to_string(),
+                }
+            }
         }
     }
     let mut x = published.clone();
@@ -523,7 +542,7 @@ fn fit_on(
         let dropped: Vec<(usize, String)> = match at_fit {
             Some(c) => separable(&free, &c, specs, idx.len(), "at the fitted values")
                 .into_iter()
-                .filter_map(|(j, ok)| ok.err().map(|why| (j, why)))
+                .filter_map(|(j, ok)| ok.err().map(|why| (j, why.to_string())))
                 .collect(),
             None => Vec::new(),
         };

@@ -290,7 +290,9 @@ pub struct Loaded {
 /// Largest scenario document accepted (JSON text).
 pub const MAX_SCENARIO_BYTES: usize = 8 * 1024 * 1024;
 
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// Why a document or link does not open as a scenario (also the
+/// worker's answer when a scenario cannot be a link).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 pub enum ScenarioError {
     #[error("not a scenario document: {0}")]
     Json(String),

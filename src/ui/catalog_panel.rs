@@ -76,7 +76,7 @@ pub fn CatalogPanel() -> impl IntoView {
         let json =
             sc.with(|s| serde_json::to_string_pretty(&s.hardware.catalog).unwrap_or_default());
         if let Err(e) = download_text("ddnn-catalog.json", "application/json", &json) {
-            catalog_note.set(Some(Err(e)));
+            catalog_note.set(Some(Err(e.to_string())));
         }
     };
     // Read in an import worker; same name: the upload replaces the entry.
@@ -89,7 +89,7 @@ pub fn CatalogPanel() -> impl IntoView {
                     sc.update(|s| msg = merge_catalog_read(s, &name, list));
                     catalog_note.set(Some(Ok(msg)));
                 }
-                Some(Err(e)) => catalog_note.set(Some(Err(e))),
+                Some(Err(e)) => catalog_note.set(Some(Err(e.to_string()))),
                 None => {}
             }
         });

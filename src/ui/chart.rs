@@ -118,7 +118,7 @@ pub fn Chart(
                 if drawing.removed.get() {
                     drawing.finish(el);
                 } else {
-                    let _ = error.try_set(result.err());
+                    let _ = error.try_set(result.err().map(|e| e.to_string()));
                 }
             }))
         }
@@ -169,7 +169,7 @@ pub fn Chart(
             };
             spawn_local(async move {
                 if let Err(e) = plotly_js::download(&fig, format, &filename).await {
-                    error.set(Some(e));
+                    error.set(Some(e.to_string()));
                 }
             });
         }

@@ -19,16 +19,32 @@ pub fn FieldErrors(#[prop(into)] errors: Signal<Vec<String>>) -> impl IntoView {
     }
 }
 
-fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
+/// Why a field's text is not a number the models can take, in the
+/// words typed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum Unreadable {
+    #[error("enter a number")]
+    Empty,
+    #[error("'{0}' is not a whole number ≥ 0")]
+    NotWhole(String),
+    #[error("'{0}' is too close to 0 to compute with")]
+    NearZero(String),
+    #[error("'{0}' is too large to compute with")]
+    TooLarge(String),
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+}
+
+fn parse_number(text: &str, integer: bool) -> Result<f64, Unreadable> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("enter a number".into());
+        return Err(Unreadable::Empty);
     }
     if integer {
         return t
             .parse::<u32>()
             .map(f64::from)
-            .map_err(|_| format!("'{t}' is not a whole number ≥ 0"));
+            .map_err(|_| Unreadable::NotWhole(t.into()));
     }
     match t.parse::<f64>() {
         Ok(v) if v.is_finite() && v.abs() <= MAX_TYPED && (v == 0.0 || v.abs() >= MIN_TYPED) => {
@@ -36,14 +52,12 @@ fn parse_number(text: &str, integer: bool) -> Result<f64, String> {
         }
         // Below f64's normal range the number is not the one typed (1e-320
         // reads as 9.99989e-321): refused here, in the user's words.
-        Ok(v) if v != 0.0 && v.abs() < MIN_TYPED => {
-            Err(format!("'{t}' is too close to 0 to compute with"))
-        }
+        Ok(v) if v != 0.0 && v.abs() < MIN_TYPED => Err(Unreadable::NearZero(t.into())),
         // Converted to SI (Gb/s to B/s, GFLOP to FLOP) it would overflow to
         // infinity, which no scenario can carry (JSON has none): refused
         // here, so the scenario and its last results stay as they were.
-        Ok(v) if v.is_finite() => Err(format!("'{t}' is too large to compute with")),
-        _ => Err(format!("'{t}' is not a number")),
+        Ok(v) if v.is_finite() => Err(Unreadable::TooLarge(t.into())),
+        _ => Err(Unreadable::NotANumber(t.into())),
     }
 }
 
@@ -74,7 +88,7 @@ fn parsed_field<T>(
     value: Signal<T>,
     on_set: Callback<T>,
     errors: Option<Signal<Vec<String>>>,
-    parse: impl Fn(&str) -> Result<T, String> + Copy + Send + Sync + 'static,
+    parse: impl Fn(&str) -> Result<T, Unreadable> + Copy + Send + Sync + 'static,
     show: fn(&T) -> String,
 ) -> impl IntoView
 where
@@ -131,7 +145,7 @@ where
                 local_error.set(None);
                 on_set.run(v);
             }
-            Err(m) => local_error.set(Some(m)),
+            Err(m) => local_error.set(Some(m.to_string())),
         }
         raw.set(text);
     };

@@ -2,24 +2,34 @@
 
 use wasm_bindgen::JsCast;
 
+use crate::worker::imports::ImportError;
+
 /// Largest upload read (in an import worker, `ui::uploads`), traces apart.
 pub const MAX_UPLOAD_BYTES: f64 = 5.0 * 1024.0 * 1024.0;
 
+/// Why the browser did not offer a download.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DownloadError {
+    #[error("cannot create the file")]
+    File,
+    #[error("cannot create a link")]
+    Link,
+}
+
 /// Offers `text` as a file download.
-pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), DownloadError> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
-        .map_err(|_| "cannot create the file")?;
-    let url =
-        web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot create the file")?;
+        .map_err(|_| DownloadError::File)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| DownloadError::File)?;
     let doc = leptos::prelude::document();
     let a = doc
         .create_element("a")
         .ok()
         .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-        .ok_or("cannot create a link")?;
+        .ok_or(DownloadError::Link)?;
     a.set_href(&url);
     a.set_download(filename);
     a.click();
@@ -32,7 +42,7 @@ pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), Strin
 pub fn picked_within(
     ev: &web_sys::Event,
     limit: f64,
-) -> Option<Result<(String, web_sys::File), String>> {
+) -> Option<Result<(String, web_sys::File), ImportError>> {
     let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
     let file = input.files()?.get(0)?;
     // Let the same file be chosen again after an error.
@@ -40,11 +50,11 @@ pub fn picked_within(
     let name = file.name();
     let size = file.size();
     if size > limit {
-        return Some(Err(format!(
-            "{name}: {:.1} MB is larger than the {:.0} MB this page reads",
-            size / 1e6,
-            limit / 1024.0 / 1024.0
-        )));
+        return Some(Err(ImportError::TooLarge {
+            file: name,
+            mb: size / 1e6,
+            limit_mb: limit / 1024.0 / 1024.0,
+        }));
     }
     Some(Ok((name, file)))
 }

@@ -65,13 +65,15 @@ fn wanted() -> (js_sys::Promise, js_sys::Function) {
 
 /// Loads plotly.js and checks the drawing slices against it, once: every
 /// drawing awaits this first.
-pub async fn ready() -> Result<(), String> {
+pub async fn ready() -> Result<(), PlotlyError> {
     let _ = wanted().1.call0(&JsValue::NULL);
     let ready = READY.with(|r| {
         r.borrow_mut()
             .get_or_insert_with(|| {
                 wasm_bindgen_futures::future_to_promise(async {
-                    load().await.map_err(|e| JsValue::from_str(&e))?;
+                    load()
+                        .await
+                        .map_err(|e| JsValue::from_str(&e.to_string()))?;
                     super::plotly_slices::check().await;
                     Ok(JsValue::UNDEFINED)
                 })
@@ -94,21 +96,23 @@ fn plotly_loaded(window: &web_sys::Window) -> bool {
 }
 
 /// Adds plotly.js's script to the page and waits for it to run.
-async fn load() -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
+async fn load() -> Result<(), PlotlyError> {
+    let window = web_sys::window().ok_or(PlotlyError::NoPage("no window"))?;
     if plotly_loaded(&window) {
         return Ok(());
     }
-    let doc = window.document().ok_or("no document")?;
+    let doc = window
+        .document()
+        .ok_or(PlotlyError::NoPage("no document"))?;
     let meta = doc
         .query_selector("meta[name=ddnn-plotly]")
         .ok()
         .flatten()
-        .ok_or("plotly.js is not part of this build (no <meta name=ddnn-plotly>)")?;
+        .ok_or(PlotlyError::NotInBuild)?;
     let src = meta.get_attribute("content").unwrap_or_default();
     let script = doc
         .create_element("script")
-        .map_err(|_| "cannot add plotly.js's script")?;
+        .map_err(|_| PlotlyError::NoScript)?;
     let _ = script.set_attribute("src", &src);
     if let Some(integrity) = meta.get_attribute("data-integrity") {
         let _ = script.set_attribute("integrity", &integrity);
@@ -121,14 +125,14 @@ async fn load() -> Result<(), String> {
         .query_selector("head")
         .ok()
         .flatten()
-        .ok_or("no <head>")?;
+        .ok_or(PlotlyError::NoPage("no <head>"))?;
     parent
         .append_child(&script)
-        .map_err(|_| "cannot add plotly.js's script")?;
+        .map_err(|_| PlotlyError::NoScript)?;
     let outcome = JsFuture::from(loaded).await;
     if outcome.is_err() || !plotly_loaded(&window) {
         script.remove();
-        return Err(format!("plotly.js ({src}) did not load"));
+        return Err(PlotlyError::NotLoaded { src });
     }
     // The first drawing in a task of its own, not in the one that ran the
     // script (plotly's first, synchronous set-up is long on a slow CPU).
@@ -154,13 +158,32 @@ fn js(v: &Value) -> JsValue {
     js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
 }
 
-fn describe(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| {
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-        })
-        .unwrap_or_else(|| "plotly.js failed".into())
+/// Why a chart was not drawn or saved.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlotlyError {
+    #[error("plotly.js is not part of this build (no <meta name=ddnn-plotly>)")]
+    NotInBuild,
+    #[error("plotly.js ({src}) did not load")]
+    NotLoaded { src: String },
+    #[error("cannot add plotly.js's script")]
+    NoScript,
+    /// Not in a page (a worker), or the page lacks a part.
+    #[error("{0}")]
+    NoPage(&'static str),
+    /// plotly.js threw or rejected, in its words.
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn describe(e: &JsValue) -> PlotlyError {
+    PlotlyError::Failed(
+        e.as_string()
+            .or_else(|| {
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            })
+            .unwrap_or_else(|| "plotly.js failed".into()),
+    )
 }
 
 /// Draws or updates a figure; reports failure instead of throwing. With a
@@ -171,7 +194,7 @@ pub async fn react(
     figure: &Value,
     slicer: Option<&Slicer>,
     whole: bool,
-) -> Result<(), String> {
+) -> Result<(), PlotlyError> {
     let mut layout = figure["layout"].clone();
     on_page(&mut layout, &figure["data"], f64::from(el.client_width()));
     // The box is sized from the figure (`chart.rs`); at this width the
@@ -486,7 +509,7 @@ pub fn purge(el: &web_sys::HtmlElement) {
 }
 
 /// Saves the chart as an SVG or PNG file.
-pub async fn download(figure: &Value, format: &str, filename: &str) -> Result<(), String> {
+pub async fn download(figure: &Value, format: &str, filename: &str) -> Result<(), PlotlyError> {
     // The chart's own proportions; a PNG at twice the pixels (sharp on
     // high-density screens and in slides). Drawn from the figure, not the
     // page's drawing: a file has no HTML caption, so it keeps its title.

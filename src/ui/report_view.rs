@@ -237,7 +237,7 @@ fn ReportDownloads(id: &'static str, entry: ModelSlot) -> impl IntoView {
                 .and_then(|r| r.downloads.iter().find(|d| d.key == key))
             {
                 if let Err(e) = super::files::download_text(&d.filename, &d.mime, &d.text) {
-                    problem.set(Some(e));
+                    problem.set(Some(e.to_string()));
                 }
             }
         })

@@ -50,7 +50,7 @@ pub fn RunsPanel() -> impl IntoView {
                         if n == 1 { "" } else { "s" }
                     ))));
                 }
-                Some(Err(e)) => note.set(Some(RunsNote::Err(e))),
+                Some(Err(e)) => note.set(Some(RunsNote::Err(e.to_string()))),
                 None => {}
             }
         });

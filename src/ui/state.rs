@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::errors::FieldError;
 use crate::scenario::codec::encode_fragment;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError};
 
 /// What upgrading an older link changed, for the banner.
 pub fn upgrade_banner(notes: &[String]) -> Option<String> {
@@ -255,7 +255,7 @@ pub struct AppState {
     /// The last results export: the file name, or why there is none.
     pub export_status: RwSignal<Option<Result<String, String>>>,
     /// The newest share fragment the worker made, and its request.
-    pub link: RwSignal<Option<(u64, Result<String, String>)>>,
+    pub link: RwSignal<Option<(u64, Result<String, ScenarioError>)>>,
     /// Counts the examples picked: each one drops what the page held for
     /// the scenario it replaced (a field's unreadable text and its
     /// message, a panel's message about its last upload), even where the
@@ -449,7 +449,11 @@ impl AppState {
                     ExportFormat::Csv => (format!("{name}.results.csv"), "text/csv"),
                     ExportFormat::Json => (format!("{name}.results.json"), "application/json"),
                 };
-                let outcome = text.and_then(|t| download_text(&file, mime, &t).map(|()| file));
+                let outcome = text.map_err(|e| e.to_string()).and_then(|t| {
+                    download_text(&file, mime, &t)
+                        .map(|()| file)
+                        .map_err(|e| e.to_string())
+                });
                 self.export_status.set(Some(outcome));
             }
             FromWorker::Ready
@@ -668,7 +672,7 @@ impl AppState {
     /// The share fragment of the current scenario, or why it has none,
     /// once the worker said (compressing a large scenario takes a while:
     /// the page does not do it again).
-    pub fn current_link(&self) -> Option<Result<String, String>> {
+    pub fn current_link(&self) -> Option<Result<String, ScenarioError>> {
         let rev = self.revision.get_untracked();
         self.link.with_untracked(|l| match l {
             Some((id, made)) if *id == rev => Some(made.clone()),
@@ -678,7 +682,7 @@ impl AppState {
 
     /// Writes the newest fragment to the address bar (replaceState: typing
     /// must not fill the back button), or says why there is none.
-    fn apply_link(&self, id: u64, fragment: Result<String, String>, left_out: &[String]) {
+    fn apply_link(&self, id: u64, fragment: Result<String, ScenarioError>, left_out: &[String]) {
         if id != self.revision.get_untracked() {
             return;
         }

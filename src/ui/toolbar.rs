@@ -76,9 +76,7 @@ pub fn Toolbar() -> impl IntoView {
             // a link this page could not open.
             state.flush_address();
             let made = state.current_link();
-            let url = match made
-                .unwrap_or_else(|| sc.with_untracked(encode_share).map_err(|e| e.to_string()))
-            {
+            let url = match made.unwrap_or_else(|| sc.with_untracked(encode_share)) {
                 Ok(frag) => {
                     let url = page_url(embed != Embed::No, &format!("{frag}{}", hash_params()));
                     if embed == Embed::Card {
@@ -116,7 +114,7 @@ pub fn Toolbar() -> impl IntoView {
     let export_json = move |_| {
         let (name, json) = sc.with(|s| (file_stem(&s.display_title()), s.to_json()));
         if let Err(e) = download_text(&format!("{name}.scenario.json"), "application/json", &json) {
-            status.set(Some(e));
+            status.set(Some(e.to_string()));
         }
     };
     // Results of every model with a report, as the CLI prints them: the

@@ -15,7 +15,9 @@ use web_sys::{MessageEvent, Worker};
 
 use super::files::{picked_within, MAX_UPLOAD_BYTES};
 use crate::readers::Importer;
-use crate::worker::imports::{answer, read_answer, ImportRequest, WORKER_NAME};
+use crate::worker::imports::{
+    answer, failed, read_answer, ImportError, ImportRequest, WORKER_NAME,
+};
 
 /// The import under way at one upload box, if any: a newer one ends it.
 #[derive(Clone, Default)]
@@ -56,7 +58,7 @@ pub async fn import_upload<T: DeserializeOwned, O: Serialize>(
     imp: &Importer<T, O>,
     options: &O,
     slot: &ImportSlot,
-) -> Option<Result<(String, T), String>> {
+) -> Option<Result<(String, T), ImportError>> {
     let (name, file) = match picked_within(ev, MAX_UPLOAD_BYTES)? {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
@@ -73,9 +75,9 @@ pub async fn import_file<T: DeserializeOwned, O: Serialize>(
     file: &web_sys::File,
     options: &O,
     slot: &ImportSlot,
-) -> Option<Result<T, String>> {
+) -> Option<Result<T, ImportError>> {
     let Ok(worker) = super::module_worker::module_worker(WORKER_NAME) else {
-        return Some(Err("this browser cannot start the import worker".into()));
+        return Some(Err(ImportError::NoWorker));
     };
     let msg = js_sys::Object::new();
     let request =
@@ -86,7 +88,7 @@ pub async fn import_file<T: DeserializeOwned, O: Serialize>(
     let mut settle = None;
     let promise = js_sys::Promise::new(&mut |resolve, _| settle = Some(resolve));
     let Some(resolve) = settle else {
-        return Some(Err("this browser cannot wait for the import worker".into()));
+        return Some(Err(ImportError::NoWorker));
     };
     let on_message = {
         let (worker, resolve) = (worker.clone(), resolve.clone());
@@ -106,10 +108,7 @@ pub async fn import_file<T: DeserializeOwned, O: Serialize>(
         let name = name.to_string();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             ev.prevent_default();
-            let stopped = Err::<(), String>(format!(
-                "{name}: the import stopped (too large for this browser's memory?)"
-            ));
-            let text = serde_json::to_string(&stopped).unwrap_or_default();
+            let text = failed(&ImportError::Stopped { file: name.clone() });
             let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&text));
         })
     };

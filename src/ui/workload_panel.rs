@@ -62,7 +62,7 @@ pub fn WorkloadPanel() -> impl IntoView {
         spawn_local(async move {
             match import_upload(&ev, &LAYERS, &(), &slot.get_value()).await {
                 Some(Ok((_, read))) => use_network(Ok(read)),
-                Some(Err(e)) => use_network(Err(e)),
+                Some(Err(e)) => use_network(Err(e.to_string())),
                 None => {}
             }
         });
@@ -76,7 +76,7 @@ pub fn WorkloadPanel() -> impl IntoView {
             )
         });
         if let Err(e) = download_text(&format!("{name}-layers.csv"), "text/csv", &csv) {
-            note.set(Some(ImportNote::Err(e)));
+            note.set(Some(ImportNote::Err(e.to_string())));
         }
     };
 

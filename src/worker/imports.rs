@@ -34,34 +34,75 @@ impl ImportRequest {
     }
 }
 
+/// Why an upload was not read; the scenario keeps what it had.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportError {
+    /// Over the page's upload limit, refused before reading.
+    #[error("{file}: {mb:.1} MB is larger than the {limit_mb:.0} MB this page reads")]
+    TooLarge {
+        file: String,
+        mb: f64,
+        limit_mb: f64,
+    },
+    /// The importer refused the file, in its own words (`ReadError`).
+    #[error("{0}")]
+    Refused(String),
+    #[error(
+        "{file}: the file could not be read (moved or changed since it was picked?): pick it again"
+    )]
+    Unreadable { file: String },
+    /// The worker ran out of memory or was stopped by the browser.
+    #[error("{file}: the import stopped (too large for this browser's memory?)")]
+    Stopped { file: String },
+    #[error("this browser cannot start the import worker")]
+    NoWorker,
+    /// The page and the worker disagree (a bug, not the file).
+    #[error("{file}: no importer '{importer}'")]
+    NoImporter { file: String, importer: String },
+    #[error("the import worker could not read the request: {detail}")]
+    Request { detail: String },
+    #[error("the import worker's answer did not read: {detail}")]
+    Answer { detail: String },
+}
+
 /// The worker's answer to `request`, with `bytes` the file that came with
 /// it (none when the browser could not read it): `{"Ok": value}` or
-/// `{"Err": message}`, as `Result<T, String>` reads.
+/// `{"Err": ImportError}`, as `Result<T, ImportError>` reads.
 pub fn answer(request: &str, bytes: Option<Vec<u8>>) -> String {
     let result = serde_json::from_str::<ImportRequest>(request)
-        .map_err(|e| format!("the import worker could not read the request: {e}"))
+        .map_err(|e| ImportError::Request {
+            detail: e.to_string(),
+        })
         .and_then(|r| {
-            let imp = importer(&r.importer)
-                .ok_or_else(|| format!("{}: no importer '{}'", r.name, r.importer))?;
-            let bytes = bytes.ok_or_else(|| {
-                format!(
-                    "{}: the file could not be read (moved or changed since it was picked?): pick it again",
-                    r.name
-                )
+            let imp = importer(&r.importer).ok_or_else(|| ImportError::NoImporter {
+                file: r.name.clone(),
+                importer: r.importer.clone(),
+            })?;
+            let bytes = bytes.ok_or_else(|| ImportError::Unreadable {
+                file: r.name.clone(),
             })?;
             imp.run(&r.name, bytes, &r.options)
-                .map_err(|e| e.to_string())
+                .map_err(|e| ImportError::Refused(e.to_string()))
         });
     match result {
         Ok(json) => format!("{{\"Ok\":{json}}}"),
-        Err(e) => serde_json::to_string(&Err::<(), String>(e)).unwrap_or_default(),
+        Err(e) => failed(&e),
     }
 }
 
+/// An answer that carries `e`.
+pub fn failed(e: &ImportError) -> String {
+    serde_json::to_string(&Err::<(), &ImportError>(e)).unwrap_or_default()
+}
+
 /// The page's reading of an answer.
-pub fn read_answer<T: DeserializeOwned>(answer: &str) -> Result<T, String> {
-    serde_json::from_str::<Result<T, String>>(answer)
-        .unwrap_or_else(|e| Err(format!("the import worker's answer did not read: {e}")))
+pub fn read_answer<T: DeserializeOwned>(answer: &str) -> Result<T, ImportError> {
+    serde_json::from_str::<Result<T, ImportError>>(answer).unwrap_or_else(|e| {
+        Err(ImportError::Answer {
+            detail: e.to_string(),
+        })
+    })
 }
 
 #[cfg(test)]
@@ -80,7 +121,7 @@ mod tests {
     ) -> Result<T, String> {
         let req =
             serde_json::to_string(&ImportRequest::new(imp, name, options)).unwrap_or_default();
-        read_answer(&answer(&req, Some(bytes.to_vec())))
+        read_answer(&answer(&req, Some(bytes.to_vec()))).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -106,9 +147,13 @@ mod tests {
                 .unwrap_or_default(),
             None,
         );
-        let e = read_answer::<Vec<Instance>>(&gone).expect_err("no bytes");
+        let e = read_answer::<Vec<Instance>>(&gone)
+            .expect_err("no bytes")
+            .to_string();
         assert!(e.starts_with("c.json: the file could not be read"), "{e}");
-        let e = read_answer::<Vec<Instance>>(&answer("{", None)).expect_err("no request");
+        let e = read_answer::<Vec<Instance>>(&answer("{", None))
+            .expect_err("no request")
+            .to_string();
         assert!(
             e.starts_with("the import worker could not read the request"),
             "{e}"

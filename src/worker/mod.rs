@@ -44,7 +44,7 @@ pub fn shown_by_id(id: &str) -> Option<&'static dyn Model> {
 use crate::report::csv::csv;
 use crate::report::Report;
 use crate::scenario::codec::encode_link;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError};
 
 /// What the page asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,7 +105,7 @@ pub enum FromWorker {
     /// why it cannot be a link.
     Link {
         id: u64,
-        fragment: Result<String, String>,
+        fragment: Result<String, ScenarioError>,
         /// Where the page keeps each input the link leaves out (a large
         /// profile): the page copies only one it does not have yet.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -151,10 +151,18 @@ pub enum FromWorker {
     Export {
         id: u64,
         format: ExportFormat,
-        text: Result<String, String>,
+        text: Result<String, ExportError>,
     },
     /// The request could not be read (a bug, not a user error).
     Failed { message: String },
+}
+
+/// Why there is no results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportError {
+    #[error("no model has a result to export yet")]
+    NoResultYet,
 }
 
 /// A model's report, or why there is none.
@@ -323,7 +331,7 @@ impl Server {
                 let (shrunk, left_out) = for_link(&scenario);
                 post(encode(&FromWorker::Link {
                     id,
-                    fragment: encode_link(&shrunk).map_err(|e| e.to_string()),
+                    fragment: encode_link(&shrunk),
                     left_out: left_out.into_iter().map(|l| l.key).collect(),
                 }));
             }
@@ -420,9 +428,9 @@ impl Server {
         }));
     }
 
-    fn export(&self, format: ExportFormat) -> Result<String, String> {
+    fn export(&self, format: ExportFormat) -> Result<String, ExportError> {
         if self.last_good.is_empty() {
-            return Err("no model has a result to export yet".into());
+            return Err(ExportError::NoResultYet);
         }
         Ok(match format {
             ExportFormat::Csv => csv(&self.last_good),
@@ -774,7 +782,13 @@ mod tests {
         });
         let mut early = Vec::new();
         Server::default().handle(&req, &mut |m| early.push(m), &|| 0.0);
-        assert!(early[0].contains("no model has a result"), "{}", early[0]);
+        match serde_json::from_str(&early[0]) {
+            Ok(FromWorker::Export { text: Err(e), .. }) => {
+                assert_eq!(e, ExportError::NoResultYet);
+                assert_eq!(e.to_string(), "no model has a result to export yet");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -690,7 +690,7 @@ fn the_mapping_reads_and_writes_as_json() {
 fn the_import_worker_reads_what_it_is_sent() {
     use ddnn_planner::models::li::files::TRACE;
     use ddnn_planner::models::li::profile::Profile;
-    use ddnn_planner::worker::imports::{answer, read_answer, ImportRequest};
+    use ddnn_planner::worker::imports::{answer, read_answer, ImportError, ImportRequest};
     let ask = |name: &str, mapping: &Mapping, bytes: Option<&[u8]>| {
         let req = ImportRequest::new(&TRACE, name, &(mapping.clone(), None));
         let text = answer(
@@ -710,12 +710,13 @@ fn the_import_worker_reads_what_it_is_sent() {
 
     let bad = ask("notes.txt", &whole(), Some(b"hello"));
     assert!(
-        matches!(&bad, Err(e) if e.starts_with("notes.txt: ")),
+        matches!(&bad, Err(ImportError::Refused(e)) if e.starts_with("notes.txt: ")),
         "{bad:?}"
     );
     let gone = ask("tf.json.gz", &whole(), None);
     assert!(
-        matches!(&gone, Err(e) if e.starts_with("tf.json.gz: ") && e.ends_with("pick it again")),
+        matches!(&gone, Err(e @ ImportError::Unreadable { file }) if file == "tf.json.gz"
+            && e.to_string().starts_with("tf.json.gz: ") && e.to_string().ends_with("pick it again")),
         "{gone:?}"
     );
 

@@ -109,7 +109,7 @@ pub fn Panel() -> impl IntoView {
                     sc.update(|s| s.workload.profile = Some(p));
                     note.set(Some(Ok(format!("{name}: profile loaded"))));
                 }
-                Some(Err(e)) => note.set(Some(Err(e))),
+                Some(Err(e)) => note.set(Some(Err(e.to_string()))),
                 None => {}
             }
         });
@@ -221,7 +221,7 @@ pub fn Panel() -> impl IntoView {
                         s.workload.loss_curve = Some(read.curve);
                     });
                 }
-                Some(Err(e)) => note.set(Some(Err(e))),
+                Some(Err(e)) => note.set(Some(Err(e.to_string()))),
                 None => {}
             }
         });

@@ -77,7 +77,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
             match import_upload(&ev, &crate::models::stash::runs_text::RUNS, &(), &slot).await {
                 Some(Ok((name, runs))) => use_runs(Ok(runs), &name),
                 // The worker's message names the file already.
-                Some(Err(e)) => use_runs(Err(e), ""),
+                Some(Err(e)) => use_runs(Err(e.to_string()), ""),
                 None => {}
             }
         });
@@ -115,7 +115,7 @@ fn Runs(cfg: Memo<StashSettings>) -> impl IntoView {
                 download_text("stash-runs-example.csv", "text/csv", &text)
             };
             if let Err(e) = result {
-                problem.set(Some(e));
+                problem.set(Some(e.to_string()));
             }
         }
     };

@@ -96,7 +96,7 @@ pub fn Panel() -> impl IntoView {
                         c.profile_ref = None;
                     });
                 }
-                Some(Err(e)) => problem.set(Some(e)),
+                Some(Err(e)) => problem.set(Some(e.to_string())),
                 None => {}
             }
         });
@@ -119,7 +119,7 @@ pub fn Panel() -> impl IntoView {
         };
         let text = serde_json::to_string_pretty(&p).unwrap_or_default();
         if let Err(e) = download_text("profile.json", "application/json", &text) {
-            problem.set(Some(e));
+            problem.set(Some(e.to_string()));
         }
     };
     let pairs_text =

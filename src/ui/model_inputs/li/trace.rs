@@ -72,7 +72,7 @@ pub fn LiTrace() -> impl IntoView {
                 // step can be given and the file read again.
                 Err(e) => {
                     summary.set(None);
-                    problem.set(Some(e));
+                    problem.set(Some(e.to_string()));
                 }
             }
         });
@@ -104,7 +104,7 @@ pub fn LiTrace() -> impl IntoView {
             let message = format!("reading {name} ({:.1} MB)…", file.size() / 1e6);
             ask(name, file, message);
         }
-        Some(Err(e)) => problem.set(Some(e)),
+        Some(Err(e)) => problem.set(Some(e.to_string())),
         None => {}
     };
     let edit = move |f: Box<dyn FnOnce(&mut Mapping)>| {
