@@ -131,6 +131,9 @@ pub fn compare(s: &Scenario, models: &[&'static dyn Model]) -> Result<Comparison
                         outcomes[k] = None;
                         continue;
                     }
+                    Some(_) if run.lacks.is_some() => Outcome::Unavailable {
+                        why: lacking(i, run),
+                    },
                     Some(p) => outcome(m, i, run, measured, p),
                 }
             } else {
@@ -175,6 +178,18 @@ pub(crate) fn blocking(
                 .partition(|e| !e.field.starts_with("hardware.cluster.ps"))
         })
         .collect()
+}
+
+/// Run `i` names an input its source does not give: no model predicts
+/// it, and none invents the input.
+fn lacking(i: usize, run: &Run) -> Unavailable {
+    Unavailable::missing(
+        &format!("runs[{i}].lacks"),
+        format!(
+            "cannot predict: lacks {}",
+            run.lacks.as_deref().unwrap_or_default()
+        ),
+    )
 }
 
 /// A model's answer on run `i`, in the run's measure and paths.

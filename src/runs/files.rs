@@ -324,6 +324,8 @@ fn parse_csv(text: &str) -> Result<Vec<Run>, RunsFileError> {
             iteration_s: r.iteration.map(|v| v.0),
             throughput: r.throughput.map(|v| v.0),
             source: r.source.map(|v| v.0).unwrap_or_default(),
+            published: None,
+            lacks: None,
         })
         .collect())
 }

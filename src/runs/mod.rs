@@ -25,6 +25,7 @@
 pub mod analysis;
 pub mod compare;
 pub mod files;
+pub mod papers;
 pub mod report;
 pub mod validate;
 
@@ -64,6 +65,24 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throughput: Option<f64>,
     /// Where the figure comes from ("Zeng et al. Table 6, VGG-16 bs 32").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
+    /// The paper's own prediction of this run, when it prints one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<Published>,
+    /// An input the run's source does not give and no model may invent
+    /// ("the per-iteration data-loading time"): the comparison says
+    /// "cannot predict: lacks …" instead of predicting it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lacks: Option<String>,
+}
+
+/// A paper's own prediction of a measured run, in the run's measure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Published {
+    /// In the run's measure's SI unit (s or samples/s).
+    pub value: f64,
+    /// Where it is printed ("Zeng et al. Table 6, row Vgg16, bs = 32, column PT").
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source: String,
 }

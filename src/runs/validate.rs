@@ -60,16 +60,43 @@ pub fn validate_runs(s: &Scenario) -> Vec<FieldError> {
             .chain(run.ps.iter().flat_map(|ps| s.check_ps(&at, ps)));
         errs.extend(cluster.map(|e| err(e.field, format!("{who}: {}", e.message))));
         errs.extend(measurement(&at, &who, run));
-        let n = run.source.chars().count();
-        if n > MAX_SOURCE_CHARS {
+        let texts = [
+            ("source", "the source", Some(run.source.as_str())),
+            ("lacks", "what it lacks", run.lacks.as_deref()),
+            (
+                "published.source",
+                "the published prediction's source",
+                run.published.as_ref().map(|p| p.source.as_str()),
+            ),
+        ];
+        for (field, what, text) in texts {
+            let n = text.map_or(0, |t| t.chars().count());
+            if n > MAX_SOURCE_CHARS {
+                errs.push(err(
+                    format!("{at}.{field}"),
+                    format!(
+                        "{who}: {what} is {} characters long; it is limited to {}",
+                        fmt_count(n as f64),
+                        fmt_count(MAX_SOURCE_CHARS as f64)
+                    ),
+                ));
+            }
+        }
+        if run.lacks.as_deref().is_some_and(|l| l.trim().is_empty()) {
             errs.push(err(
-                format!("{at}.source"),
-                format!(
-                    "{who}: the source is {} characters long; it is limited to {}",
-                    fmt_count(n as f64),
-                    fmt_count(MAX_SOURCE_CHARS as f64)
-                ),
+                format!("{at}.lacks"),
+                format!("{who}: say which input the run lacks, or leave 'lacks' out"),
             ));
+        }
+        if let Some(p) = &run.published {
+            let bounds = if run.throughput.is_some() {
+                THROUGHPUT
+            } else {
+                ITERATION
+            };
+            if let Some(m) = bounds.check("the published prediction", p.value) {
+                errs.push(err(format!("{at}.published.value"), format!("{who}: {m}")));
+            }
         }
     }
     errs

@@ -75,6 +75,8 @@ fn run(label: &str, workers: Vec<WorkerGroup>, gbit: f64, iteration_s: f64) -> R
         iteration_s: Some(iteration_s),
         throughput: None,
         source: String::new(),
+        published: None,
+        lacks: None,
     }
 }
 
@@ -419,6 +421,8 @@ fn the_factors_apply_to_the_report_and_travel_by_json_and_link() {
         iteration_s: Some(1.0),
         throughput: None,
         source: String::new(),
+        published: None,
+        lacks: None,
     };
     assert_eq!(iteration(&cal), predicted(&cal, &as_run));
     assert!(

@@ -54,6 +54,8 @@ fn runs(s: &Scenario) -> Vec<Run> {
                 iteration_s: Some(1.0),
                 throughput: None,
                 source: String::new(),
+                published: None,
+                lacks: None,
             };
             let t = match zeng.predict_run(&run_scenario(&gen, &run)) {
                 Some(Ok(p)) => p.iteration_s.unwrap_or(1.0),

@@ -46,6 +46,8 @@ fn run(
         iteration_s,
         throughput,
         source: String::new(),
+        published: None,
+        lacks: None,
     }
 }
 

@@ -23,6 +23,8 @@ fn run(label: &str, instance: &str) -> Run {
         iteration_s: Some(1.5),
         throughput: None,
         source: "by hand".into(),
+        published: None,
+        lacks: None,
     }
 }
 
