@@ -1,4 +1,4 @@
-//! `ddnn-planner eval|calibrate|models|url|decode|example`: the page in a terminal.
+//! `ddnn-planner eval|calibrate|models|papers|url|decode|example`: the page in a terminal.
 //! It reads the files the page imports, combines them into the scenario
 //! document the page carries in its URL, and prints every model's report
 //! from the registry.
@@ -43,6 +43,13 @@ enum Command {
     Calibrate(CalibrateArgs),
     /// List the models and the inputs each one reads.
     Models,
+    /// The papers' own accuracy: each printed measurement beside the
+    /// paper's prediction, this product's recomputation and its
+    /// leave-one-out calibrated prediction, per cell and per table.
+    Papers {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// Li et al.'s simulation for a range of workers on every core, each W
     /// printed as it finishes.
     Simulate(SimulateArgs),
@@ -563,6 +570,20 @@ fn calibrate(a: &CalibrateArgs) -> Result<(String, bool), CliError> {
     }
 }
 
+/// `ddnn-planner papers`: the paper check, from the shipped sets.
+fn papers(format: Format) -> Result<String, CliError> {
+    let report = crate::runs::papers::paper_report().map_err(|u| {
+        CliError::Unavailable(text::unavailable("Paper check", u.errors(), u.is_missing()))
+    })?;
+    match format {
+        Format::Json => {
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::Output(e.to_string()))
+        }
+        Format::Csv => Ok(csv(std::slice::from_ref(&report))),
+        Format::Table => Ok(text::table(&report)),
+    }
+}
+
 /// "8" or "2-10" as an inclusive range of worker counts.
 fn worker_range(text: &str) -> Result<(u32, u32), CliError> {
     let bad = || {
@@ -699,6 +720,7 @@ fn run(cli: Cli) -> Result<(String, bool), CliError> {
         Command::Eval(a) => eval(&a),
         Command::Calibrate(a) => calibrate(&a),
         Command::Models => Ok((models_list(), false)),
+        Command::Papers { format } => papers(format).map(|t| (t, false)),
         Command::Simulate(a) => simulate(&a).map(|()| (String::new(), false)),
         Command::Url { scenario, base } => {
             let s = read_scenario(&scenario)?;

@@ -131,6 +131,12 @@ pub trait Model: Sync {
     fn factors(&self, _s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
         Vec::new()
     }
+    /// The measured-run sets its paper prints, with the paper's own
+    /// predictions (`runs::papers`): the paper check. `None`: its paper
+    /// prints none this product ships.
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        None
+    }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.
     fn assumes(&self) -> &'static str {

@@ -35,6 +35,7 @@ use crate::models::{self, by_id, evaluate_streamed, for_link, Model, Unavailable
 pub static ANALYSES: &[&dyn Model] = &[
     &crate::runs::analysis::MEASURED_RUNS,
     &crate::calibration::analysis::CALIBRATE,
+    &crate::runs::papers::PAPERS,
 ];
 
 /// A registry model or an analysis, by id.
@@ -429,12 +430,20 @@ impl Server {
     }
 
     fn export(&self, format: ExportFormat) -> Result<String, ExportError> {
-        if self.last_good.is_empty() {
+        // The scenario's results: a report that reads nothing of it (the
+        // paper check) is not one of them.
+        let results: Vec<Report> = self
+            .last_good
+            .iter()
+            .filter(|r| shown_by_id(&r.model).is_none_or(|m| !m.reads().is_empty()))
+            .cloned()
+            .collect();
+        if results.is_empty() {
             return Err(ExportError::NoResultYet);
         }
         Ok(match format {
-            ExportFormat::Csv => csv(&self.last_good),
-            ExportFormat::Json => serde_json::to_string_pretty(&self.last_good).unwrap_or_default(),
+            ExportFormat::Csv => csv(&results),
+            ExportFormat::Json => serde_json::to_string_pretty(&results).unwrap_or_default(),
         })
     }
 }

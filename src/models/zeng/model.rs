@@ -101,6 +101,10 @@ impl Model for Zeng {
         factors::specs(s)
     }
 
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        Some(&super::paper_check::PAPER_CHECK)
+    }
+
     /// Worker positions the push queue orders: the cluster at every
     /// bandwidth of the chart, and every sweep line (one per device and
     /// batch, and the mix) at 1..=N workers.
