@@ -35,6 +35,7 @@ mod li_trace_steps;
 mod li_wasm_bench;
 mod network_listing_cli;
 mod paleo_import;
+mod paper_check;
 mod properties;
 mod registry;
 mod report_caps;
