@@ -45,7 +45,8 @@ pub struct PaperTable {
     pub what: &'static str,
     /// Runs whose label starts with this belong to it ("T2 ").
     pub prefix: &'static str,
-    pub accuracy: Accuracy,
+    /// Its accuracy column's convention (`None`: it prints no prediction).
+    pub accuracy: Option<Accuracy>,
     /// The physics the model leaves out that shows in this table: said
     /// beside the calibrated error when it misses the goal.
     pub leaves_out: &'static str,
@@ -134,7 +135,7 @@ pub struct TableCheck {
     pub model: &'static str,
     pub table: &'static str,
     pub what: &'static str,
-    pub accuracy: Accuracy,
+    pub accuracy: Option<Accuracy>,
     /// What the model leaves out that shows in this table.
     pub leaves_out: &'static str,
     pub cells: usize,
@@ -259,7 +260,8 @@ fn check_set(m: &'static dyn Model, p: &PaperCheck, set: &PaperSet) -> Result<Ve
                 paper_accuracy: run
                     .published
                     .as_ref()
-                    .map(|p| table.accuracy.of(p.value, measured.value)),
+                    .zip(table.accuracy)
+                    .map(|(p, a)| a.of(p.value, measured.value)),
                 recomputed,
                 loo,
             })
@@ -302,7 +304,10 @@ fn table_check(m: &dyn Model, t: &'static PaperTable, cells: &[Cell]) -> TableCh
         }
         (None, _) => (
             false,
-            Some("no cell has a leave-one-out prediction".to_string()),
+            Some(format!(
+                "no cell has a leave-one-out prediction: {}",
+                t.leaves_out
+            )),
         ),
     };
     TableCheck {
@@ -345,26 +350,30 @@ pub fn build(c: &Check) -> Report {
     });
     for (k, name) in models.iter().enumerate() {
         let mine = || c.cells.iter().filter(|x| x.model == *name);
-        let stat = |f: fn(&Cell) -> Option<f64>| ErrorStats::of(mine().map(f)).median_abs;
+        let stat = |f: fn(&Cell) -> Option<f64>| {
+            ErrorStats::of(mine().map(f))
+                .median_abs
+                .map_or(Value::text("no cell"), |v| Value::num(v, Unit::Percent))
+        };
         let key = |what: &str| format!("{}-{what}", model_key(k, name));
         headline.push(
             Figure::new(
                 key("published-median"),
                 format!("{name}: median |error| of the paper's prediction"),
-                pct(stat(Cell::published_error)),
+                stat(Cell::published_error),
             )
             .source("printed PT against printed MT"),
         );
         headline.push(Figure::new(
             key("recomputed-median"),
             format!("{name}: median |error| recomputed"),
-            pct(stat(Cell::recomputed_error)),
+            stat(Cell::recomputed_error),
         ));
         headline.push(
             Figure::new(
                 key("loo-median"),
                 format!("{name}: median |error| calibrated, leave-one-out"),
-                pct(stat(Cell::loo_error)),
+                stat(Cell::loo_error),
             )
             .source("each cell predicted by the fit on the other cells of its set"),
         );
@@ -420,7 +429,9 @@ fn tables_table(c: &Check) -> Table {
                 Value::text(t.table),
                 Value::text(t.what),
                 Value::count(t.cells as f64),
-                Value::text(t.accuracy.words()),
+                t.accuracy.map_or(Value::text("prints no prediction"), |a| {
+                    Value::text(a.words())
+                }),
                 pct(t.published.median_abs),
                 pct(t.published.worst_abs),
                 pct(t.recomputed.median_abs),

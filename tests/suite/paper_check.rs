@@ -42,122 +42,25 @@ type Row = (&'static str, &'static str, &'static str, f64, f64, f64);
 
 /// Zeng et al. 2023, Tables 2 and 4-7, every cell, as printed (Table 6's
 /// VGG-16 bs = 32 PT as 26.85, printed 28.85: models.md).
+#[rustfmt::skip]
 const ROWS: &[Row] = &[
     // Table 2, stand-alone CPU: 2.0 GHz (E5-2620), then 2.2 GHz (E5-2660).
-    (
-        "Table 2",
-        "AlexNet",
-        "T2 2.0 GHz bs 32",
-        11.59,
-        11.74,
-        0.987,
-    ),
-    (
-        "Table 2",
-        "AlexNet",
-        "T2 2.0 GHz bs 64",
-        22.18,
-        21.72,
-        0.979,
-    ),
-    (
-        "Table 2",
-        "VGG-11",
-        "T2 2.0 GHz bs 32",
-        118.68,
-        108.62,
-        0.915,
-    ),
-    (
-        "Table 2",
-        "VGG-11",
-        "T2 2.0 GHz bs 64",
-        234.68,
-        210.76,
-        0.898,
-    ),
-    (
-        "Table 2",
-        "VGG-16",
-        "T2 2.0 GHz bs 32",
-        208.75,
-        230.26,
-        0.897,
-    ),
-    (
-        "Table 2",
-        "VGG-16",
-        "T2 2.0 GHz bs 64",
-        415.06,
-        415.36,
-        0.999,
-    ),
-    (
-        "Table 2",
-        "VGG-19",
-        "T2 2.0 GHz bs 32",
-        264.35,
-        265.87,
-        0.994,
-    ),
-    (
-        "Table 2",
-        "VGG-19",
-        "T2 2.0 GHz bs 64",
-        526.15,
-        519.27,
-        0.987,
-    ),
+    ("Table 2", "AlexNet", "T2 2.0 GHz bs 32", 11.59, 11.74, 0.987),
+    ("Table 2", "AlexNet", "T2 2.0 GHz bs 64", 22.18, 21.72, 0.979),
+    ("Table 2", "VGG-11", "T2 2.0 GHz bs 32", 118.68, 108.62, 0.915),
+    ("Table 2", "VGG-11", "T2 2.0 GHz bs 64", 234.68, 210.76, 0.898),
+    ("Table 2", "VGG-16", "T2 2.0 GHz bs 32", 208.75, 230.26, 0.897),
+    ("Table 2", "VGG-16", "T2 2.0 GHz bs 64", 415.06, 415.36, 0.999),
+    ("Table 2", "VGG-19", "T2 2.0 GHz bs 32", 264.35, 265.87, 0.994),
+    ("Table 2", "VGG-19", "T2 2.0 GHz bs 64", 526.15, 519.27, 0.987),
     ("Table 2", "AlexNet", "T2 2.2 GHz bs 32", 10.54, 9.66, 0.917),
-    (
-        "Table 2",
-        "AlexNet",
-        "T2 2.2 GHz bs 64",
-        20.17,
-        19.58,
-        0.971,
-    ),
+    ("Table 2", "AlexNet", "T2 2.2 GHz bs 64", 20.17, 19.58, 0.971),
     ("Table 2", "VGG-11", "T2 2.2 GHz bs 32", 94.41, 91.42, 0.968),
-    (
-        "Table 2",
-        "VGG-11",
-        "T2 2.2 GHz bs 64",
-        186.68,
-        178.64,
-        0.957,
-    ),
-    (
-        "Table 2",
-        "VGG-16",
-        "T2 2.2 GHz bs 32",
-        189.78,
-        174.32,
-        0.919,
-    ),
-    (
-        "Table 2",
-        "VGG-16",
-        "T2 2.2 GHz bs 64",
-        377.33,
-        351.99,
-        0.933,
-    ),
-    (
-        "Table 2",
-        "VGG-19",
-        "T2 2.2 GHz bs 32",
-        230.71,
-        218.68,
-        0.948,
-    ),
-    (
-        "Table 2",
-        "VGG-19",
-        "T2 2.2 GHz bs 64",
-        459.19,
-        440.37,
-        0.959,
-    ),
+    ("Table 2", "VGG-11", "T2 2.2 GHz bs 64", 186.68, 178.64, 0.957),
+    ("Table 2", "VGG-16", "T2 2.2 GHz bs 32", 189.78, 174.32, 0.919),
+    ("Table 2", "VGG-16", "T2 2.2 GHz bs 64", 377.33, 351.99, 0.933),
+    ("Table 2", "VGG-19", "T2 2.2 GHz bs 32", 230.71, 218.68, 0.948),
+    ("Table 2", "VGG-19", "T2 2.2 GHz bs 64", 459.19, 440.37, 0.959),
     // Table 4, 2× E5-2620, 1 GbE.
     ("Table 4", "AlexNet", "T4 bs 32", 19.51, 15.28, 0.783),
     ("Table 4", "AlexNet", "T4 bs 64", 30.09, 24.75, 0.823),
@@ -213,7 +116,8 @@ fn the_check() -> Check {
 #[test]
 fn every_cell_is_the_papers_printed_mt_and_pt() {
     let c = the_check();
-    assert_eq!(c.cells.len(), ROWS.len());
+    let zeng = c.cells.iter().filter(|x| x.model == "Zeng et al.").count();
+    assert_eq!(zeng, ROWS.len());
     for &(table, network, label, pt, mt, acc) in ROWS {
         let cell = c
             .cells
@@ -249,7 +153,7 @@ fn every_cell_is_the_papers_printed_mt_and_pt() {
 fn the_recomputation_is_within_two_percent_of_the_printed_pt() {
     let c = the_check();
     let mut independent = 0;
-    for x in &c.cells {
+    for x in c.cells.iter().filter(|x| x.model == "Zeng et al.") {
         let what = format!("{} {} {}", x.table, x.network, x.label);
         let got = x
             .recomputed
@@ -275,16 +179,16 @@ fn each_table_reports_its_leave_one_out_error_as_published_and_calibrated() {
     let tables: Vec<&str> = c.tables.iter().map(|t| t.table).collect();
     assert_eq!(
         tables,
-        ["Table 2", "Table 4", "Table 5", "Table 6", "Table 7"]
+        ["Table 2", "Table 4", "Table 5", "Table 6", "Table 7", "Sec. 5.3"]
     );
     for t in &c.tables {
         let published = t.published.median_abs.unwrap_or(f64::NAN);
         let loo = t.loo.median_abs.unwrap_or(f64::NAN);
-        assert_eq!(
-            t.loo.runs, t.cells,
-            "{}: a cell without a leave-one-out prediction",
-            t.table
-        );
+        // A table that prints predictions has a leave-one-out figure for
+        // every cell.
+        if t.accuracy.is_some() {
+            assert_eq!(t.loo.runs, t.cells, "{}: a cell without one", t.table);
+        }
         // The goal is met, or the report says why not.
         if t.goal_met {
             assert!(
@@ -297,9 +201,10 @@ fn each_table_reports_its_leave_one_out_error_as_published_and_calibrated() {
             assert!(why.contains(t.leaves_out), "{}: {why}", t.table);
         }
     }
-    // What the shipped sets give today: every table's calibrated median
-    // below the paper's own (Table 7: 4.2% against 13.9%).
-    assert!(c.tables.iter().all(|t| t.goal_met), "{:?}", c.tables);
+    // What the shipped sets give today: every Zeng table's calibrated
+    // median below the paper's own (Table 7: 4.2% against 13.9%).
+    let zeng = c.tables.iter().filter(|t| t.model == "Zeng et al.");
+    assert!(zeng.clone().count() == 5 && zeng.clone().all(|t| t.goal_met));
 }
 
 #[test]
@@ -331,8 +236,42 @@ fn the_report_shows_exactly_the_checks_figures() {
             .find(|f| f.key == k)
             .and_then(|f| f.value.number())
     };
-    assert_eq!(head("cells"), Some(52.0));
+    assert_eq!(head("cells"), Some(56.0));
     assert!(head("zeng-loo-median") < head("zeng-published-median"));
+}
+
+/// Cynthia Sec. 5.3: 30 profiling iterations took 0.9 s, 4.0, 6.0 and
+/// 10.4 min; Table 4's w_iter was computed from them, so each run lacks
+/// an independent input and nothing predicts it.
+#[test]
+fn cynthias_profiling_runs_are_shipped_and_not_predicted() {
+    let c = the_check();
+    let cells: Vec<_> = c.cells.iter().filter(|x| x.model == "Cynthia").collect();
+    let want = [
+        ("S5.3 mnist DNN profiling", 0.9 / 30.0),
+        ("S5.3 cifar10 DNN profiling", 4.0 * 60.0 / 30.0),
+        ("S5.3 ResNet-32 profiling", 6.0 * 60.0 / 30.0),
+        ("S5.3 VGG-19 profiling", 10.4 * 60.0 / 30.0),
+    ];
+    assert_eq!(cells.len(), want.len());
+    for (x, (label, t)) in cells.iter().zip(want) {
+        assert_eq!(x.label, label);
+        assert!((x.measured - t).abs() <= 1e-9, "{label}: {}", x.measured);
+        assert!(x.source.contains("Sec. 5.3"), "{}", x.source);
+        assert_eq!(x.published, None);
+        let why = x.recomputed.clone().err().unwrap_or_default();
+        assert!(why.starts_with("cannot predict: lacks "), "{label}: {why}");
+    }
+    // Each paper says what it ships, or why nothing.
+    for paper in ["Stash", "spotDNN", "Li et al."] {
+        assert!(
+            c.notes
+                .iter()
+                .any(|n| n.starts_with(paper) && n.contains("no cell is shipped")),
+            "{paper}: {:?}",
+            c.notes
+        );
+    }
 }
 
 #[test]

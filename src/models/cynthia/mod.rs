@@ -24,6 +24,7 @@
 
 pub mod eval;
 mod model;
+pub mod paper_check;
 pub mod report;
 pub mod section;
 

@@ -114,6 +114,10 @@ impl Model for Cynthia {
         }]
     }
 
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        Some(&super::paper_check::PAPER_CHECK)
+    }
+
     /// Eq. 3-5's iteration time of the run's cluster (BSP: the cluster's
     /// step; ASP: the workers' effective step `n / Σ 1/t_j`).
     fn predict_run(&self, s: &Scenario) -> Option<Result<RunPrediction, Unavailable>> {

@@ -108,7 +108,20 @@ const NEEDS: [Need; 19] = [
     section::GEN_MEMORY_RATE.need(),
 ];
 
+/// What its paper prints of its own accuracy (`runs::papers`): nothing
+/// a measured run can hold, and why.
+static PAPER_CHECK: crate::runs::papers::PaperCheck = crate::runs::papers::PaperCheck {
+    tables: &[],
+    sets: &[],
+    notes: &["they draw their measured throughputs (Fig. 13-21), not print them; Sec. 4.5's 581 s is the wall time of ten measurement settings together, not one run's: no cell is shipped."],
+};
+
 impl Model for Li {
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        Some(&PAPER_CHECK)
+    }
+
+
     fn file_importers(&self) -> &'static [&'static dyn AnyImporter] {
         &[&super::files::PROFILE, &super::files::TRACE]
     }

@@ -60,7 +60,20 @@ const NEEDS: [Need; 14] = [
     section::MAX_WORKERS.need(),
 ];
 
+/// What its paper prints of its own accuracy (`runs::papers`): nothing
+/// a measured run can hold, and why.
+static PAPER_CHECK: crate::runs::papers::PaperCheck = crate::runs::papers::PaperCheck {
+    tables: &[],
+    sets: &[],
+    notes: &["its revocation run (Fig. 9) prints the times of a whole training to a loss (the revocation signal at 29.8 min, completion at 41.9 min), not an iteration time or a throughput, which is what a measured run holds; its other measurements are drawn in figures: no cell is shipped."],
+};
+
 impl Model for SpotDnn {
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        Some(&PAPER_CHECK)
+    }
+
+
     fn id(&self) -> &'static str {
         section::ID
     }

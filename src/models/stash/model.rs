@@ -76,7 +76,20 @@ const NEEDS: [Need; 20] = [
     section::MAX_MACHINES.need(),
 ];
 
+/// What its paper prints of its own accuracy (`runs::papers`): nothing
+/// a measured run can hold, and why.
+static PAPER_CHECK: crate::runs::papers::PaperCheck = crate::runs::papers::PaperCheck {
+    tables: &[],
+    sets: &[],
+    notes: &["it prints its measured times and costs per epoch only as figures (training time and cost per epoch of each instance), and in its text stall percentages, not times: no cell is shipped."],
+};
+
 impl Model for Stash {
+    fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
+        Some(&PAPER_CHECK)
+    }
+
+
     fn id(&self) -> &'static str {
         section::ID
     }
