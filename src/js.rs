@@ -289,6 +289,22 @@ pub fn calibrate(
     })
 }
 
+/// The papers' own accuracy, as `ddnn-planner papers` gives it: every
+/// shipped measured cell beside the paper's prediction, this product's
+/// and the calibrated leave-one-out one, per cell and per table.
+#[wasm_bindgen(unchecked_return_type = "Report")]
+pub fn papers() -> Result<JsValue, JsError> {
+    panic_hook();
+    let report = crate::runs::papers::paper_report().map_err(|u| {
+        JsError::new(&crate::report::text::unavailable(
+            "Paper check",
+            u.errors(),
+            u.is_missing(),
+        ))
+    })?;
+    to_js(&report)
+}
+
 /// The plotly.js figure for one of a report's charts, as the page draws
 /// it: `Plotly.newPlot(element, figure(report.charts[0]))`.
 #[wasm_bindgen(unchecked_return_type = "PlotlyFigure")]

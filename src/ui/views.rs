@@ -15,8 +15,10 @@ use super::{catalog_panel, cluster_panel, expect_state, goals_panel, runs_panel,
 /// The analyses' ids (`worker::ANALYSES`).
 const RUNS: &str = "runs";
 const CALIBRATION: &str = "calibration";
+const PAPERS: &str = "papers";
 
-/// The results views' tabs: the overview, then each registry model.
+/// The results views' tabs: the overview, each registry model, the
+/// measured runs and the paper check.
 #[component]
 pub fn ViewTabs() -> impl IntoView {
     let state = expect_state();
@@ -48,11 +50,16 @@ pub fn ViewTabs() -> impl IntoView {
     let runs = state
         .slot(RUNS)
         .map(|s| tab(RUNS, "Measured runs", Some(s)));
+    // The papers' own accuracy: the same for every scenario.
+    let papers = state
+        .slot(PAPERS)
+        .map(|s| tab(PAPERS, "Paper check", Some(s)));
     view! {
         <nav class="tabs views" role="tablist" aria-label="results views">
             {tab(OVERVIEW, "Overview", None)}
             {models}
             {runs}
+            {papers}
         </nav>
     }
 }

@@ -21,7 +21,7 @@ if (!fs.existsSync(entry)) {
 }
 const pkg = await import(pathToFileURL(entry).href);
 pkg.initSync({ module: fs.readFileSync(path.join(PKG, 'ddnn_planner_bg.wasm')) });
-const { evaluate, calibrate, encode, decode, models, example, figure, display } = pkg;
+const { evaluate, calibrate, encode, decode, models, example, figure, display, papers } = pkg;
 
 // The registry's ids, in order, as `registry!` in src/models/mod.rs lists
 // them (`<id>: <type>,` one a line): the package must list the same.
@@ -73,7 +73,7 @@ test('package.json comes from Cargo.toml, with types', () => {
 test('the package exports this API (and no other function of the crate)', () => {
   const functions = Object.keys(pkg).filter((k) => typeof pkg[k] === 'function' && !/^[A-Z]/.test(k));
   assert.deepEqual(functions.sort(), [
-    'calibrate', 'decode', 'default', 'display', 'encode', 'evaluate', 'example', 'figure', 'initSync', 'models',
+    'calibrate', 'decode', 'default', 'display', 'encode', 'evaluate', 'example', 'figure', 'initSync', 'models', 'papers',
   ]);
 });
 
@@ -231,4 +231,15 @@ test('evaluate holds every model against the runs; calibrate fits and stores the
   const t = headline(evaluate(cal.scenario).models.zeng.report, 'iteration-time').value.value;
   assert.ok(Math.abs(t - 28.65) < 0.005, `calibrated iteration ${t} s`);
   thrown(() => calibrate(readExample('vgg16-hetero-1gbe.json')), /no measured runs/);
+});
+
+// The paper check: `ddnn-planner papers --format json`'s figures.
+test('papers: the papers\' cells, recomputed and calibrated, as the CLI prints them', () => {
+  const r = papers();
+  assert.equal(r.model, 'papers');
+  assert.equal(headline(r, 'cells').value.value, 56);
+  assert.ok(Math.abs(headline(r, 'zeng-published-median').value.value - 0.06313) < 1e-5);
+  assert.ok(Math.abs(headline(r, 'zeng-loo-median').value.value - 0.01907) < 1e-5);
+  const cells = r.tables.find((t) => t.key === 'cells');
+  assert.equal(cells.rows.length, 56);
 });
