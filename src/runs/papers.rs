@@ -350,6 +350,16 @@ pub fn build(c: &Check) -> Report {
     });
     for (k, name) in models.iter().enumerate() {
         let mine = || c.cells.iter().filter(|x| x.model == *name);
+        // A paper none of whose cells can be predicted has no figures
+        // here; its note says why.
+        let predicted = mine().any(|x| {
+            x.published_error().is_some()
+                || x.recomputed_error().is_some()
+                || x.loo_error().is_some()
+        });
+        if !predicted {
+            continue;
+        }
         let stat = |f: fn(&Cell) -> Option<f64>| {
             ErrorStats::of(mine().map(f))
                 .median_abs
