@@ -324,7 +324,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                         })
                     })
                 }}
-                <OptNumberField
+                <OptNumberField path="hardware.catalog"
                     label="rate [GFLOP/s]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.flops_per_s).map(|f| f / 1e9)))
                     on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.flops_per_s = v.map(|g| g * 1e9) }))
@@ -334,7 +334,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
             </Show>
             <Show when=move || !by_rate.get()>
             <div class="grid2">
-                <NumberField
+                <NumberField path="hardware.catalog"
                     label="clock [GHz]"
                     value=Signal::derive(move || processor.with(|p| match p {
                         Some(Processor::Cpu { hz, .. } | Processor::Gpu { hz, .. }) => hz / 1e9,
@@ -348,7 +348,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                 />
                 {move || if is_gpu.get() {
                     view! {
-                        <NumberField
+                        <NumberField path="hardware.catalog"
                             label="stream processors"
                             integer=true
                             value=Signal::derive(move || processor.with(|p| match p {
@@ -372,7 +372,7 @@ fn DeviceRow(i: usize) -> impl IntoView {
                     }.into_any()
                 } else {
                     view! {
-                        <NumberField
+                        <NumberField path="hardware.catalog"
                             label="effective SIMD [FLOP/cycle]"
                             value=Signal::derive(move || processor.with(|p| match p {
                                 Some(Processor::Cpu { simd, .. }) => *simd,
@@ -398,20 +398,20 @@ fn DeviceRow(i: usize) -> impl IntoView {
             </div>
             </Show>
             <div class="grid3">
-                <OptNumberField
+                <OptNumberField path="hardware.catalog"
                     label="network [Gb/s]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.network_bytes_per_s).map(bytes_to_gbit_per_s)))
                     on_set=Callback::new(move |v: Option<f64>| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.network_bytes_per_s = v.map(gbit_per_s_to_bytes) }))
                     errors=at("network_bytes_per_s")
                 />
-                <OptNumberField
+                <OptNumberField path="hardware.catalog"
                     label="price [USD/h]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.price_per_hour)))
                     on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.price_per_hour = v }))
                     errors=at("price_per_hour")
                     testid="device-price"
                 />
-                <OptNumberField
+                <OptNumberField path="hardware.catalog"
                     label="spot [USD/h]"
                     value=Signal::derive(move || device.with(|d| d.as_ref().and_then(|d| d.spot_price_per_hour)))
                     on_set=Callback::new(move |v| sc.update(|s| if let Some(d) = s.hardware.catalog.get_mut(i) { d.spot_price_per_hour = v }))

@@ -79,7 +79,7 @@ pub fn ClusterPanel() -> impl IntoView {
                 "Zeng's push queue uses that sum as one link (Eq. 30-31); Cynthia reads each node's CPU and link (Eq. 3-7)."
             </p>
             <div class="grid2">
-                <NumberField
+                <NumberField path="hardware.cluster.ps.count"
                     label="PS nodes"
                     integer=true
                     value=Signal::derive(move || sc.with(|s| f64::from(s.hardware.cluster.ps.count)))
@@ -98,7 +98,7 @@ pub fn ClusterPanel() -> impl IntoView {
                     />
                     <FieldErrors errors=state.errors_at("hardware.cluster.ps.instance") />
                 </label>
-                <OptNumberField
+                <OptNumberField path="hardware.cluster.ps.link"
                     label="link per node [Gb/s]"
                     value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.link_bytes_per_s.map(bytes_to_gbit_per_s)))
                     on_set=Callback::new(move |v: Option<f64>| sc.update(|s| s.hardware.cluster.ps.link_bytes_per_s = v.map(gbit_per_s_to_bytes)))
@@ -106,7 +106,7 @@ pub fn ClusterPanel() -> impl IntoView {
                     testid="bandwidth-gbps"
                     help="Empty: the PS instance's network bandwidth."
                 />
-                <NumberField
+                <NumberField path="hardware.cluster.ps.latency"
                     label="start-up time per transfer [s]"
                     value=Signal::derive(move || sc.with(|s| s.hardware.cluster.ps.latency_s))
                     on_set=Callback::new(move |v| sc.update(|s| s.hardware.cluster.ps.latency_s = v))
@@ -188,7 +188,7 @@ fn GroupRow(
                 />
             </td>
             <td>
-                <NumberField
+                <NumberField path="hardware.cluster.workers"
                     label="workers"
                     integer=true
                     value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.count))))
@@ -198,7 +198,7 @@ fn GroupRow(
                 />
             </td>
             <td>
-                <NumberField
+                <NumberField path="hardware.cluster.workers"
                     label="batch size [samples]"
                     integer=true
                     value=Signal::derive(move || group.with(|g| g.as_ref().map_or(0.0, |g| f64::from(g.batch_size))))

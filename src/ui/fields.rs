@@ -75,6 +75,9 @@ const MIN_TYPED: f64 = 1e-290;
 /// What differs between the numeric fields.
 struct Look {
     label: &'static str,
+    /// The scenario path it writes (or a prefix of it): unreadable text
+    /// marks only the results that read it; `None` marks every result.
+    path: Option<&'static str>,
     testid: String,
     help: &'static str,
     inputmode: &'static str,
@@ -101,7 +104,7 @@ where
     // Unreadable text marks every result as from the last valid inputs,
     // as an invalid number does, and counts on its input tab.
     let key = NEXT_FIELD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let label = look.label;
+    let (label, path) = (look.label, look.path);
     Effect::new(move |_| {
         let Some(state) = state else { return };
         let message = local_error.get();
@@ -111,7 +114,7 @@ where
                 let tab = state.inputs_tab.get_untracked();
                 state
                     .unreadable
-                    .update(|u| _ = u.insert(key, (tab, format!("{label}: {m}"))));
+                    .update(|u| _ = u.insert(key, (tab, format!("{label}: {m}"), path)));
             }
             None if listed => state.unreadable.update(|u| _ = u.remove(&key)),
             None => {}
@@ -198,10 +201,14 @@ pub fn NumberField(
     /// A short hint under the field.
     #[prop(optional)]
     help: &'static str,
+    /// The scenario path it writes (see `Look::path`).
+    #[prop(optional, into)]
+    path: Option<&'static str>,
 ) -> impl IntoView {
     let inputmode = if integer { "numeric" } else { "decimal" };
     let look = Look {
         label,
+        path,
         testid,
         help,
         inputmode,
@@ -242,14 +249,15 @@ where
     let store = state.section_set(id, input.set);
     let errors = state.errors_at(input.path);
     let (label, help, integer, testid) = (input.label, input.help, input.integer, input.testid);
+    let path = input.path;
     if input.may_be_empty {
         let value = Signal::derive(move || stored.get().map(|v| input.shown(v)));
         let on_set = Callback::new(move |v: Option<f64>| store.run(v.map(|v| input.stored(v))));
-        view! { <OptNumberField label value on_set errors testid help integer /> }.into_any()
+        view! { <OptNumberField label value on_set errors testid help integer path /> }.into_any()
     } else {
         let value = Signal::derive(move || stored.get().map_or(0.0, |v| input.shown(v)));
         let on_set = Callback::new(move |v: f64| store.run(Some(input.stored(v))));
-        view! { <NumberField label value on_set errors testid help integer /> }.into_any()
+        view! { <NumberField label value on_set errors testid help integer path /> }.into_any()
     }
 }
 
@@ -275,9 +283,13 @@ pub fn OptNumberField(
     /// Accept whole numbers only.
     #[prop(optional)]
     integer: bool,
+    /// The scenario path it writes (see `Look::path`).
+    #[prop(optional, into)]
+    path: Option<&'static str>,
 ) -> impl IntoView {
     let look = Look {
         label,
+        path,
         testid,
         help,
         inputmode: if integer { "numeric" } else { "decimal" },

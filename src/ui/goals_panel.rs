@@ -21,9 +21,9 @@ pub fn GoalsPanel() -> impl IntoView {
         <section class="panel" aria-label="goals and prices">
             <h2>"Goals and prices (every planning model)"</h2>
             <div class="grid3">
-                <OptNumberField label="time goal [h]" value=Signal::derive(move || sc.with(|s| s.goals.time_s.map(|t| t / 3600.0))) on_set=Callback::new(move |v: Option<f64>| sc.update(|s| s.goals.time_s = v.map(|h| h * 3600.0))) errors=state.errors_at("goals.time") testid="goal-time" />
-                <OptNumberField label="loss goal" value=Signal::derive(move || sc.with(|s| s.goals.loss)) on_set=Callback::new(move |v| sc.update(|s| s.goals.loss = v)) errors=state.errors_at("goals.loss") testid="goal-loss" />
-                <OptNumberField label="budget [USD]" value=Signal::derive(move || sc.with(|s| s.goals.budget_usd)) on_set=Callback::new(move |v| sc.update(|s| s.goals.budget_usd = v)) errors=state.errors_at("goals.budget") testid="goal-budget" />
+                <OptNumberField path="goals.time" label="time goal [h]" value=Signal::derive(move || sc.with(|s| s.goals.time_s.map(|t| t / 3600.0))) on_set=Callback::new(move |v: Option<f64>| sc.update(|s| s.goals.time_s = v.map(|h| h * 3600.0))) errors=state.errors_at("goals.time") testid="goal-time" />
+                <OptNumberField path="goals.loss" label="loss goal" value=Signal::derive(move || sc.with(|s| s.goals.loss)) on_set=Callback::new(move |v| sc.update(|s| s.goals.loss = v)) errors=state.errors_at("goals.loss") testid="goal-loss" />
+                <OptNumberField path="goals.budget" label="budget [USD]" value=Signal::derive(move || sc.with(|s| s.goals.budget_usd)) on_set=Callback::new(move |v| sc.update(|s| s.goals.budget_usd = v)) errors=state.errors_at("goals.budget") testid="goal-budget" />
             </div>
             <p class="hint">{seconds}</p>
             <label class="field check">

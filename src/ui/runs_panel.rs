@@ -169,7 +169,7 @@ fn RunsTable() -> impl IntoView {
                 </div>
                 <p class="hint run-cluster">{cluster} " · PS link: " {ps}</p>
                 {move || view! {
-                    <NumberField
+                    <NumberField path="runs"
                         label=label()
                         value=value
                         on_set=set_value

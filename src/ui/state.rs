@@ -120,9 +120,10 @@ pub struct ModelSlot {
 }
 
 /// Fields whose typed text is not a number, by field: the input section
-/// it was typed in and its message. Such text never reaches the
-/// scenario, so every result shown is from the last valid inputs.
-pub type Unreadable = std::collections::BTreeMap<u64, (InputTab, String)>;
+/// it was typed in, its message and the scenario path it writes (`None`:
+/// not known). Such text never reaches the scenario, so the results that
+/// read that path are from the last valid inputs.
+pub type Unreadable = std::collections::BTreeMap<u64, (InputTab, String, Option<&'static str>)>;
 
 /// Edits model `id`'s own section of `sc` in one update (one undo step).
 pub fn edit_section<T>(sc: RwSignal<Scenario>, id: &'static str, f: impl FnOnce(&mut T))
@@ -189,12 +190,37 @@ impl ModelSlot {
             _ => Vec::new(),
         };
         self.unreadable.with(|t| {
-            errors.extend(t.values().map(|(_, m)| FieldError {
-                field: String::new(),
-                message: m.clone(),
-            }))
+            errors.extend(
+                t.values()
+                    .filter(|(_, _, path)| self.reads(*path))
+                    .map(|(_, m, _)| FieldError {
+                        field: String::new(),
+                        message: m.clone(),
+                    }),
+            )
         });
         errors
+    }
+
+    /// Whether a field at `path` feeds this slot's report: its own
+    /// section, a shared input it reads, or (unknown path, or a view of
+    /// every model such as the measured runs) anything.
+    fn reads(&self, path: Option<&str>) -> bool {
+        let model = self.model;
+        if model.reads().is_empty() {
+            return false;
+        }
+        let Some(path) = path else { return true };
+        let own = path
+            .strip_prefix("models.")
+            .is_some_and(|rest| rest.split('.').next() == Some(model.id()));
+        // The runs views compare every model, whatever the field.
+        let analysis = crate::worker::ANALYSES.iter().any(|a| a.id() == model.id());
+        own || analysis
+            || model
+                .reads()
+                .iter()
+                .any(|r| path.starts_with(r) || r.starts_with(path))
     }
 
     /// Whether the scenario lacks inputs this model needs (false until the

@@ -260,7 +260,7 @@ fn ErrorCount(tab: InputTab) -> impl IntoView {
     let n = Memo::new(move |_| {
         let typed = state
             .unreadable
-            .with(|u| u.values().filter(|(t, _)| *t == tab).count());
+            .with(|u| u.values().filter(|(t, _, _)| *t == tab).count());
         typed
             + state
                 .validation

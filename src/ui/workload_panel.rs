@@ -143,28 +143,28 @@ pub fn WorkloadPanel() -> impl IntoView {
             })}
             <FieldErrors errors=state.errors_at("workload.network") />
             <div class="grid2">
-                <NumberField
+                <NumberField path="workload.network"
                     label="gradient pushes per iteration (0 = unknown: one push after the whole backward pass)"
                     integer=true
                     value=Signal::derive(move || net.with(|n| f64::from(n.pushes.unwrap_or(0))))
                     on_set=set_net(|n, v| n.pushes = (v >= 1.0).then_some(v as u32))
                     testid="pushes"
                 />
-                <NumberField
+                <NumberField path="workload.network"
                     label="values per push/pull (0 = the weights)"
                     value=Signal::derive(move || net.with(|n| n.transfer_values.unwrap_or(0.0)))
                     on_set=set_net(|n, v| n.transfer_values = (v != 0.0).then_some(v))
                     testid="transfer-values"
                     help="Tables 6-7 sent TensorFlow's weights + biases (1001 classes)."
                 />
-                <NumberField
+                <NumberField path="workload.network"
                     label="values per pull, when not a push's (0 = as a push)"
                     value=Signal::derive(move || net.with(|n| n.pull_values.unwrap_or(0.0)))
                     on_set=set_net(|n, v| n.pull_values = (v != 0.0).then_some(v))
                     testid="pull-values"
                     help="Eq. 30 pulls the parameters P, Eq. 31 pushes the gradients G: they differ when gradients are compressed or sent at another precision."
                 />
-                <NumberField
+                <NumberField path="workload.network"
                     label="extra forward work per sample (activations) [FLOP]"
                     value=Signal::derive(move || net.with(|n| n.extra_forward_flop_per_sample))
                     on_set=set_net(|n, v| n.extra_forward_flop_per_sample = v)

@@ -291,17 +291,17 @@ pub fn Panel() -> impl IntoView {
                     </select>
                 </label>
                 <div class="grid2">
-                    <NumberField label="w_iter: work per iteration [GFLOP]" value=pf(|p| p.w_iter_flop / 1e9) on_set=edit_profile(|p, v| p.w_iter_flop = v * 1e9) errors=state.errors_at("workload.profile.w_iter") testid="w-iter" />
-                    <NumberField label="g_param: parameters per iteration, one direction [MB]" value=pf(|p| p.g_param_bytes / 1e6) on_set=edit_profile(|p, v| p.g_param_bytes = v * 1e6) errors=state.errors_at("workload.profile.g_param") testid="g-param" />
-                    <NumberField label="c_prof: PS CPU while profiling [GFLOP/s]" value=pf(|p| p.c_prof_flops / 1e9) on_set=edit_profile(|p, v| p.c_prof_flops = v * 1e9) errors=state.errors_at("workload.profile.c_prof") testid="c-prof" />
-                    <NumberField label="b_prof: PS network while profiling [MB/s]" value=pf(|p| p.b_prof_bytes_per_s / 1e6) on_set=edit_profile(|p, v| p.b_prof_bytes_per_s = v * 1e6) errors=state.errors_at("workload.profile.b_prof") testid="b-prof" />
-                    <NumberField label="c_base: baseline worker capability [GFLOP/s]" value=pf(|p| p.c_base_flops / 1e9) on_set=edit_profile(|p, v| p.c_base_flops = v * 1e9) errors=state.errors_at("workload.profile.c_base") testid="c-base" />
+                    <NumberField path="workload.profile.w_iter" label="w_iter: work per iteration [GFLOP]" value=pf(|p| p.w_iter_flop / 1e9) on_set=edit_profile(|p, v| p.w_iter_flop = v * 1e9) errors=state.errors_at("workload.profile.w_iter") testid="w-iter" />
+                    <NumberField path="workload.profile.g_param" label="g_param: parameters per iteration, one direction [MB]" value=pf(|p| p.g_param_bytes / 1e6) on_set=edit_profile(|p, v| p.g_param_bytes = v * 1e6) errors=state.errors_at("workload.profile.g_param") testid="g-param" />
+                    <NumberField path="workload.profile.c_prof" label="c_prof: PS CPU while profiling [GFLOP/s]" value=pf(|p| p.c_prof_flops / 1e9) on_set=edit_profile(|p, v| p.c_prof_flops = v * 1e9) errors=state.errors_at("workload.profile.c_prof") testid="c-prof" />
+                    <NumberField path="workload.profile.b_prof" label="b_prof: PS network while profiling [MB/s]" value=pf(|p| p.b_prof_bytes_per_s / 1e6) on_set=edit_profile(|p, v| p.b_prof_bytes_per_s = v * 1e6) errors=state.errors_at("workload.profile.b_prof") testid="b-prof" />
+                    <NumberField path="workload.profile.c_base" label="c_base: baseline worker capability [GFLOP/s]" value=pf(|p| p.c_base_flops / 1e9) on_set=edit_profile(|p, v| p.c_base_flops = v * 1e9) errors=state.errors_at("workload.profile.c_base") testid="c-base" />
                 </div>
                 {move || profile.with(|p| p.as_ref().map(|p| p.source.clone())).filter(|s| !s.is_empty()).map(|s| view! { <p class="hint source">{s}</p> })}
                 <h3>"Loss (Eq. 1)"</h3>
                 <div class="grid2">
-                    <NumberField label="β0 [loss × steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta0))) on_set=edit_loss(|l, v| l.beta0 = v) errors=state.errors_at("workload.loss.beta0") testid="beta0" />
-                    <NumberField label="β1 [steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
+                    <NumberField path="workload.loss.beta0" label="β0 [loss × steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta0))) on_set=edit_loss(|l, v| l.beta0 = v) errors=state.errors_at("workload.loss.beta0") testid="beta0" />
+                    <NumberField path="workload.loss.beta1" label="β1 [steps]" value=Signal::derive(move || loss.with(|l| l.as_ref().map_or(0.0, |l| l.beta1))) on_set=edit_loss(|l, v| l.beta1 = v) errors=state.errors_at("workload.loss.beta1") testid="beta1" />
                 </div>
                 <div class="row">
                     <Show when=move || asp.get()>

@@ -333,7 +333,7 @@ fn MeasuredRow(i: usize, cfg: Memo<SpotDnnSettings>) -> impl IntoView {
                 <Show
                     when=move || same.get()
                     fallback=move || view! {
-                        <OptNumberField
+                        <OptNumberField path="models.spotdnn"
                             label="iteration time alone [s]"
                             value=Signal::derive(move || row.with(|m| m.iteration_s))
                             on_set=set_iteration

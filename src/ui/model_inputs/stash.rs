@@ -218,7 +218,7 @@ fn Prediction(cfg: Memo<StashSettings>) -> impl IntoView {
                     data-testid="stash-cal-config" />
                 <FieldErrors errors=at(state, ".calibrate.configuration") />
             </label>
-            <OptNumberField
+            <OptNumberField path="models.stash"
                 label="its measured iteration [s]"
                 value=cal_seconds
                 on_set=Callback::new(move |v: Option<f64>| set_cal(cal_config.get_untracked(), v))

@@ -7,7 +7,7 @@
 
 import zlib from 'node:zlib';
 import fs from 'node:fs';
-import { ID, open, iterationSeconds, setField, showInputs, waitIteration } from '../planner.mjs';
+import { ID, open, iterationSeconds, setField, showInputs, showView, waitIteration } from '../planner.mjs';
 import { test } from '../fixtures.mjs';
 
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
@@ -82,6 +82,27 @@ test('text that cannot be read as a number marks every result and counts on its 
     await page.locator(ID('zeng-stale')).waitFor({ state: 'detached', timeout: 5000 });
     assert.equal(await page.locator(`${ID('inputs-cluster')} .tab-errors`).count(), 0, `${field}: nothing counted once readable`);
   }
+});
+
+test('unreadable text marks only the results that read its field', async ({ ctx }) => {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  await showInputs(page, 'cluster');
+  // The PS link: Zeng et al. reads it, Stash (all-reduce) does not.
+  await setField(page, 'bandwidth-gbps', 'abc');
+  await showView(page, 'zeng');
+  await page.locator(ID('zeng-stale')).waitFor({ timeout: 5000 });
+  await showView(page, 'stash');
+  await page.locator(ID('stash-headline')).first().waitFor({ timeout: 5000 });
+  assert.equal(await page.locator(ID('stash-stale')).count(), 0, 'Stash does not read the PS link');
+  // A field of Stash's own section marks Stash, not Zeng et al.
+  await setField(page, 'bandwidth-gbps', '1');
+  await page.locator(ID('stash-stale')).waitFor({ state: 'detached', timeout: 5000 });
+  await setField(page, 'stash-tau-nvlink', 'x');
+  await page.locator(ID('stash-stale')).waitFor({ timeout: 5000 });
+  await showView(page, 'zeng');
+  await page.locator(ID('zeng-headline')).first().waitFor({ timeout: 5000 });
+  assert.equal(await page.locator(ID('zeng-stale')).count(), 0, "Zeng et al. does not read Stash's section");
 });
 
 test('a worker count of 100,000 is refused at its field; the other models keep what they showed', async ({ ctx }) => {

@@ -196,14 +196,14 @@ pub fn LiTrace() -> impl IntoView {
                             if input.may_be_empty {
                                 let on_set = Callback::new(store);
                                 view! {
-                                    <OptNumberField label=input.label value=stored on_set errors
+                                    <OptNumberField path=input.path label=input.label value=stored on_set errors
                                         integer=input.integer testid=input.testid help=input.help />
                                 }.into_any()
                             } else {
                                 let value = Signal::derive(move || stored.get().unwrap_or(0.0));
                                 let on_set = Callback::new(move |v: f64| store(Some(v)));
                                 view! {
-                                    <NumberField label=input.label value on_set errors
+                                    <NumberField path=input.path label=input.label value on_set errors
                                         integer=input.integer testid=input.testid help=input.help />
                                 }.into_any()
                             }
