@@ -524,11 +524,7 @@ fn calibrate(a: &CalibrateArgs) -> Result<(String, bool), CliError> {
         eprintln!("imported {p}: {read}");
     }
     let models: Vec<&'static dyn Model> = if a.models.is_empty() {
-        MODELS
-            .iter()
-            .copied()
-            .filter(|m| !m.factors(&s).is_empty())
-            .collect()
+        calibration::analysis::calibrated_models(&s)
     } else {
         wanted_in_order(&selected(&a.models)?)
     };
@@ -538,7 +534,12 @@ fn calibrate(a: &CalibrateArgs) -> Result<(String, bool), CliError> {
         ..FitOptions::default()
     };
     let results = calibration::calibrate(&s, &models, &opts);
-    let failed = results.iter().any(|(_, r)| r.is_err());
+    if results.is_empty() {
+        eprintln!(
+            "error: no model with factors predicts these runs (each model's `eval` says why it does not)"
+        );
+    }
+    let failed = results.is_empty() || results.iter().any(|(_, r)| r.is_err());
     let report = calibration::report::build(&results, &s.display_title());
     let text = match a.format {
         Format::Json => {

@@ -11,6 +11,7 @@ use super::fit::{calibrate, FitOptions, ModelCalibration};
 use crate::inputs::Need;
 use crate::models::{Model, Unavailable, Work, MODELS};
 use crate::report::{Action, Report};
+use crate::runs::compare::{compare, Outcome};
 use crate::scenario::Scenario;
 
 pub struct Calibrate;
@@ -80,14 +81,33 @@ impl Model for Calibrate {
     }
 }
 
-/// The registry models that have factors on `s`, in registry order: what
-/// the page's calibration view and the JS package's `calibrate` fit.
+/// The registry models that have factors on `s` and predict at least one
+/// of its runs as published, in registry order: what the page's
+/// calibration view, `ddnn-planner calibrate` and the JS package's
+/// `calibrate` fit. A model that predicts none of the runs (Cynthia
+/// without a profile, runs of a cluster Stash does not predict) is left
+/// out rather than reported as failed; when the runs themselves cannot be
+/// compared, every model with factors is kept, so each says why.
 pub fn calibrated_models(s: &Scenario) -> Vec<&'static dyn Model> {
-    MODELS
+    let with: Vec<&'static dyn Model> = MODELS
         .iter()
         .copied()
         .filter(|m| !m.factors(s).is_empty())
-        .collect()
+        .collect();
+    match compare(s, &with) {
+        Ok(c) => with
+            .into_iter()
+            .filter(|m| {
+                c.models.iter().any(|r| {
+                    r.id == m.id()
+                        && r.outcomes
+                            .iter()
+                            .any(|o| matches!(o, Outcome::Predicted { .. }))
+                })
+            })
+            .collect(),
+        Err(_) => with,
+    }
 }
 
 /// "Use the calibrated factors" for one model, when the fit has any and
