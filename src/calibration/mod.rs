@@ -135,6 +135,24 @@ pub fn validate(s: &Scenario, id: &str, specs: &[FactorSpec]) -> Vec<FieldError>
         .collect()
 }
 
+/// "Calibrated on measured runs (calibration.<id>: …)" when the scenario
+/// has factors for model `id`, for its report: a calibrated figure is
+/// never taken for the paper's own.
+pub fn calibrated_note(s: &Scenario, id: &str) -> Option<crate::report::Note> {
+    let stored = s.calibration.of(id)?;
+    let list: Vec<String> = stored
+        .iter()
+        .map(|(k, v)| format!("{k} = {v:.4}"))
+        .collect();
+    Some(
+        crate::report::Note::info(format!(
+            "Calibrated on measured runs (calibration.{id}: {}): every figure and chart uses these factors; without them the model is as published.",
+            list.join(", ")
+        ))
+        .at(format!("calibration.{id}")),
+    )
+}
+
 /// Why a model's factors could not be fitted; its factors stay as they
 /// were (as published, or the last good calibration).
 #[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]

@@ -89,7 +89,7 @@ fn predicted(s: &Scenario, run: &Run) -> f64 {
 }
 
 /// SplitMix64 in [−1, 1): the noise, the same on every target.
-fn noise(state: &mut u64) -> f64 {
+pub(crate) fn noise(state: &mut u64) -> f64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -98,7 +98,7 @@ fn noise(state: &mut u64) -> f64 {
     2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
 }
 
-fn factor<'a>(
+pub(crate) fn factor<'a>(
     c: &'a ddnn_planner::calibration::ModelCalibration,
     name: &str,
 ) -> &'a ddnn_planner::calibration::fit::FactorFit {
@@ -109,9 +109,13 @@ fn factor<'a>(
 }
 
 /// A fitted factor within `ratio_tol` of the value that generated the
-/// runs (the latency, an offset, within 10 ms).
-fn recovered(f: &ddnn_planner::calibration::fit::FactorFit, want: f64, ratio_tol: f64) -> bool {
-    if f.spec.name == "latency_s" {
+/// runs (an offset, a latency or a stall, within 10 ms).
+pub(crate) fn recovered(
+    f: &ddnn_planner::calibration::fit::FactorFit,
+    want: f64,
+    ratio_tol: f64,
+) -> bool {
+    if f.spec.kind == ddnn_planner::calibration::FactorKind::Offset {
         (f.value - want).abs() <= 0.01
     } else {
         (f.value / want - 1.0).abs() <= ratio_tol

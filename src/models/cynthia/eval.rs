@@ -152,11 +152,12 @@ pub(super) fn given_cluster(s: &Scenario) -> Result<(ClusterSpec, bool), Cluster
         priced &= has_price;
         Ok(t)
     };
-    let ps_kind = lookup(ps_name, ps.link_bytes_per_s)?;
+    let f = super::factors::applied(s);
+    let ps_kind = f.instance(lookup(ps_name, ps.link_bytes_per_s)?);
     let mut workers = Vec::new();
     for g in &s.hardware.cluster.workers {
         workers.push(Group {
-            kind: lookup(&g.instance, None)?,
+            kind: f.instance(lookup(&g.instance, None)?),
             count: g.count,
         });
     }
@@ -190,12 +191,15 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
             "Cynthia needs a job profile (w_iter, g_param, c_prof, b_prof, c_base): pick a Table 4 preset, type it in, upload it, or derive it from the layer table",
         )]);
     };
+    let f = super::factors::applied(s);
+    let calibrated = f.profile(profile);
+    let profile = calibrated.as_ref();
     let pricing = s.hardware.pricing;
     let mut types = Vec::new();
     let mut skipped = Vec::new();
     for inst in &s.hardware.catalog {
         match instance_type(inst, pricing, s.hardware.precision) {
-            Ok(t) => types.push(t),
+            Ok(t) => types.push(f.instance(t)),
             Err(e) => skipped.push(e.to_string()),
         }
     }

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod eval;
+pub mod factors;
 mod model;
 pub mod paper_check;
 pub mod report;

@@ -4,7 +4,7 @@
 use super::eval::{evaluate_validated, given_cluster};
 use super::iteration;
 use super::report::build;
-use super::section;
+use super::{factors, section};
 use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
@@ -97,7 +97,13 @@ impl Model for Cynthia {
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        section::validate(s)
+        let mut errs = section::validate(s);
+        errs.extend(crate::calibration::validate(s, section::ID, &factors::specs(s)));
+        errs
+    }
+
+    fn factors(&self, s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        factors::specs(s)
     }
 
     /// Candidate clusters the exact search prices: every type with
@@ -132,7 +138,10 @@ impl Model for Cynthia {
             ));
         }
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;
-        Ok(build(s, &e))
+        let mut r = build(s, &e);
+        r.notes
+            .extend(crate::calibration::calibrated_note(s, section::ID));
+        Ok(r)
     }
 }
 
@@ -150,7 +159,7 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
         "hardware.catalog"
     };
     let (cluster, _) = given_cluster(s).map_err(|m| Unavailable::missing(field, m.to_string()))?;
-    let t = iteration(profile, &cluster).t_iter_s;
+    let t = iteration(&factors::applied(s).profile(profile), &cluster).t_iter_s;
     Ok(RunPrediction::iteration(t).with_note(format!(
         "Cynthia's profile '{}' fixes the work of an iteration (w_iter); the runs' batch sizes do not enter its prediction",
         profile.name
