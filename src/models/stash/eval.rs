@@ -310,9 +310,11 @@ pub(super) fn achieved(
             format!("{name} is not in the catalog: calibrate on a configuration it lists"),
         )])
     })?;
+    let f = super::factors::applied(s);
     let c = candidate(inst, m, set, precision, pricing)
+        .map(|c| f.candidate(c))
         .map_err(|e| Unavailable::invalid(vec![err(&field, e.to_string())]))?;
-    let a = predict::calibrate(&c, w, setup, cal.iteration_s).map_err(|e| {
+    let a = predict::calibrate_with_stall(&c, w, setup, cal.iteration_s, f.stall_s).map_err(|e| {
         Unavailable::invalid(vec![err(
             format!("models.{ID}.calibrate.iteration_s"),
             e.to_string(),
@@ -329,6 +331,7 @@ fn predictions(
     missing: &mut Vec<FieldError>,
 ) -> Result<Option<Predictions>, Unavailable> {
     let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
+    let f = super::factors::applied(s);
     let mut skipped = Vec::new();
     let mut candidates = Vec::new();
     for i in &s.hardware.catalog {
@@ -343,7 +346,7 @@ fn predictions(
             Some(q) => q.min(set.max_machines),
             None => set.max_machines,
         };
-        match candidate(i, 1, set, precision, pricing) {
+        match candidate(i, 1, set, precision, pricing).map(|c| f.candidate(c)) {
             Ok(c) => {
                 for m in 1..=most {
                     candidates.push(Candidate {
@@ -368,7 +371,7 @@ fn predictions(
     }
     let mut rows = Vec::new();
     for c in &candidates {
-        match predict::predict(c, &w, &setup, achieved) {
+        match predict::predict_with_stall(c, &w, &setup, achieved, f.stall_s) {
             Ok(p) => rows.push(p),
             Err(why) => {
                 let why = why.to_string();
@@ -420,10 +423,16 @@ fn comm_view(
                 .map(|i| i.name.clone())
         })?;
     let inst = s.instance(&name)?;
-    let links: Vec<Link> = [intra_link(inst, set), network_link(inst, set)]
-        .into_iter()
-        .flatten()
-        .collect();
+    let f = super::factors::applied(s);
+    let intra = intra_link(inst, set).map(|l| Link {
+        bytes_per_s: f.intra_bytes_per_s(l.bytes_per_s),
+        ..l
+    });
+    let network = network_link(inst, set).map(|l| Link {
+        bytes_per_s: f.network_bytes_per_s(l.bytes_per_s),
+        ..l
+    });
+    let links: Vec<Link> = [intra, network].into_iter().flatten().collect();
     (!links.is_empty()).then_some(CommView {
         instance: name,
         links,

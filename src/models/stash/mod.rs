@@ -25,6 +25,7 @@
 //! Units: seconds, bytes, bytes/s, FLOP, FLOP/s, USD/h.
 
 pub mod eval;
+pub mod factors;
 mod model;
 pub mod predict;
 pub mod presets;

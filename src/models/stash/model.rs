@@ -2,9 +2,10 @@
 //! report.
 
 use super::eval::{achieved, candidate, evaluate, figures};
-use super::predict::{predict, Setup};
+use super::predict::{calibrate_with_stall, predict_with_stall, Candidate, Setup, Workload};
 use super::report::build;
-use super::section;
+use super::section::{self, parse_configuration};
+use super::factors;
 use crate::models::{Import, Model, Need, RunPrediction, Unavailable, Work};
 use crate::readers::AnyImporter;
 use crate::report::Report;
@@ -134,7 +135,17 @@ impl Model for Stash {
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        section::validate(s)
+        let mut errs = section::validate(s);
+        errs.extend(crate::calibration::validate(s, section::ID, &factors::specs(s)));
+        errs
+    }
+
+    fn factors(&self, s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        factors::specs(s)
+    }
+
+    fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
+        run_predictor(s)
     }
 
     /// Configurations ranked: every catalog type at 1..=M machines, plus
@@ -158,7 +169,10 @@ impl Model for Stash {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        evaluate(s).map(|e| build(s, &e))
+        let mut r = evaluate(s).map(|e| build(s, &e))?;
+        r.notes
+            .extend(crate::calibration::calibrated_note(s, section::ID));
+        Ok(r)
     }
 }
 
@@ -166,76 +180,154 @@ impl Model for Stash {
 /// the run's global batch with the section's achieved fraction (typed or
 /// calibrated), overlap and ring: compute plus the exposed all-reduce.
 fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
-    let set = section::settings(s);
-    let figs = figures(s, &set);
-    let Some(w) = figs.workload() else {
-        let needs = [
-            (figs.flop_per_sample.is_none(), "flop_per_sample", "the training FLOP per sample"),
-            (figs.layers.is_none(), "layers", "the layers L that carry gradients"),
-            (figs.gradient_bytes.is_none(), "gradient_bytes", "the gradient bytes G"),
-        ]
-        .into_iter()
-        .filter(|(lacks, _, _)| *lacks)
-        .map(|(_, field, what)| {
-            err(
-                format!("models.{}.{field}", section::ID),
-                format!("{what}: a layer table in the workload, or typed"),
-            )
+    RunInputs::of(s)?.predict(&factors::applied(s))
+}
+
+/// `predict_run` read once from the scenario; each call applies the
+/// factors (`Model::run_predictor`).
+fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
+    let inputs = RunInputs::of(s).ok()?;
+    Some(Box::new(move |values| {
+        inputs.predict(&factors::from_values(values)).ok()
+    }))
+}
+
+/// What a run's prediction reads from the scenario, before the factors.
+struct RunInputs {
+    /// The run's configuration, as published.
+    config: Candidate,
+    workload: Workload,
+    own: Setup,
+    run: Setup,
+    /// Typed `a`, or the configuration (as published) and the measured
+    /// iteration [s] it is calibrated from.
+    achieved: Result<f64, (Candidate, f64)>,
+    /// `hardware.catalog[k]`, where the configuration's errors are.
+    at: String,
+    /// The section's `calibrate.iteration_s`, where its errors are.
+    calibrate_at: String,
+}
+
+impl RunInputs {
+    fn of(s: &Scenario) -> Result<Self, Unavailable> {
+        let set = section::settings(s);
+        let figs = figures(s, &set);
+        let Some(w) = figs.workload() else {
+            let needs = [
+                (figs.flop_per_sample.is_none(), "flop_per_sample", "the training FLOP per sample"),
+                (figs.layers.is_none(), "layers", "the layers L that carry gradients"),
+                (figs.gradient_bytes.is_none(), "gradient_bytes", "the gradient bytes G"),
+            ]
+            .into_iter()
+            .filter(|(lacks, _, _)| *lacks)
+            .map(|(_, field, what)| {
+                err(
+                    format!("models.{}.{field}", section::ID),
+                    format!("{what}: a layer table in the workload, or typed"),
+                )
+            })
+            .collect();
+            return Err(Unavailable::Missing { needs });
+        };
+        let groups = &s.hardware.cluster.workers;
+        let Some(first) = groups.first() else {
+            return Err(Unavailable::missing(
+                "hardware.cluster.workers",
+                "the cluster has no workers",
+            ));
+        };
+        if let Some(other) = groups.iter().find(|g| g.instance != first.instance) {
+            return Err(Unavailable::missing(
+                "hardware.cluster.workers",
+                format!(
+                    "Stash predicts machines of one instance type; this cluster mixes {} and {}",
+                    first.instance, other.instance
+                ),
+            ));
+        }
+        let Some(k) = s.hardware.catalog.iter().position(|i| i.name == first.instance) else {
+            return Err(Unavailable::missing(
+                "hardware.cluster.workers",
+                format!("'{}' is not in the instance catalog", first.instance),
+            ));
+        };
+        let at = format!("hardware.catalog[{k}]");
+        let machines: u32 = groups.iter().map(|g| g.count).sum();
+        let global: u64 = groups
+            .iter()
+            .map(|g| u64::from(g.count) * u64::from(g.batch_size))
+            .sum();
+        // Validation bounds it (4,096 workers × 10⁶ samples < 2³²).
+        let batch = u32::try_from(global).map_err(|_| {
+            Unavailable::missing("hardware.cluster.workers", "a global batch below 2³² samples")
+        })?;
+        let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
+        let config = candidate(&s.hardware.catalog[k], machines, &set, precision, pricing)
+            .map_err(|m| Unavailable::missing(&at, m.to_string()))?;
+        let own = Setup {
+            batch: set.batch,
+            batch_per_gpu: set.batch_per_gpu,
+            overlap: set.overlap,
+            ring: set.ring,
+            epoch_samples: set.epoch_samples,
+            epochs: set.epochs,
+        };
+        // The one-run calibration's configuration, read as `achieved`
+        // reads it (its errors are `achieved`'s, as published).
+        let mut published = s.clone();
+        published.calibration.set(section::ID, Default::default());
+        achieved(&published, &set, &w, &own)?;
+        let achieved = match &set.calibrate {
+            None => Ok(set.achieved),
+            Some(cal) => {
+                let from = parse_configuration(&cal.configuration)
+                    .ok()
+                    .and_then(|(name, m)| {
+                        let inst = s.instance(&name)?;
+                        candidate(inst, m, &set, precision, pricing).ok()
+                    })
+                    .ok_or_else(|| {
+                        Unavailable::missing(
+                            &format!("models.{}.calibrate.configuration", section::ID),
+                            "a configuration of the catalog to calibrate on",
+                        )
+                    })?;
+                Err((from, cal.iteration_s))
+            }
+        };
+        let run = Setup {
+            batch,
+            batch_per_gpu: false,
+            ..own
+        };
+        Ok(RunInputs {
+            config,
+            workload: w,
+            own,
+            run,
+            achieved,
+            at,
+            calibrate_at: format!("models.{}.calibrate.iteration_s", section::ID),
         })
-        .collect();
-        return Err(Unavailable::Missing { needs });
-    };
-    let groups = &s.hardware.cluster.workers;
-    let Some(first) = groups.first() else {
-        return Err(Unavailable::missing(
-            "hardware.cluster.workers",
-            "the cluster has no workers",
-        ));
-    };
-    if let Some(other) = groups.iter().find(|g| g.instance != first.instance) {
-        return Err(Unavailable::missing(
-            "hardware.cluster.workers",
-            format!(
-                "Stash predicts machines of one instance type; this cluster mixes {} and {}",
-                first.instance, other.instance
-            ),
-        ));
     }
-    let Some(k) = s.hardware.catalog.iter().position(|i| i.name == first.instance) else {
-        return Err(Unavailable::missing(
-            "hardware.cluster.workers",
-            format!("'{}' is not in the instance catalog", first.instance),
-        ));
-    };
-    let at = format!("hardware.catalog[{k}]");
-    let machines: u32 = groups.iter().map(|g| g.count).sum();
-    let global: u64 = groups
-        .iter()
-        .map(|g| u64::from(g.count) * u64::from(g.batch_size))
-        .sum();
-    // Validation bounds it (4,096 workers × 10⁶ samples < 2³²).
-    let batch = u32::try_from(global).map_err(|_| {
-        Unavailable::missing("hardware.cluster.workers", "a global batch below 2³² samples")
-    })?;
-    let (precision, pricing) = (s.hardware.precision, s.hardware.pricing);
-    let c = candidate(&s.hardware.catalog[k], machines, &set, precision, pricing)
-        .map_err(|m| Unavailable::missing(&at, m.to_string()))?;
-    let own = Setup {
-        batch: set.batch,
-        batch_per_gpu: set.batch_per_gpu,
-        overlap: set.overlap,
-        ring: set.ring,
-        epoch_samples: set.epoch_samples,
-        epochs: set.epochs,
-    };
-    let (a, _) = achieved(s, &set, &w, &own)?;
-    let run = Setup {
-        batch,
-        batch_per_gpu: false,
-        ..own
-    };
-    let p = predict(&c, &w, &run, a).map_err(|m| Unavailable::missing(&at, m.to_string()))?;
-    Ok(RunPrediction::iteration(p.iteration_s).with_note(
-        "Stash's prediction (this product's all-reduce extension) has no parameter server, and leaves out the CPU-prep and disk stalls its measured runs show",
-    ))
+
+    fn predict(&self, f: &factors::Applied) -> Result<RunPrediction, Unavailable> {
+        let a = match &self.achieved {
+            Ok(a) => *a,
+            Err((from, iteration_s)) => calibrate_with_stall(
+                &f.candidate(from.clone()),
+                &self.workload,
+                &self.own,
+                *iteration_s,
+                f.stall_s,
+            )
+            .map_err(|e| Unavailable::invalid(vec![err(&self.calibrate_at, e.to_string())]))?,
+        };
+        let c = f.candidate(self.config.clone());
+        let p = predict_with_stall(&c, &self.workload, &self.run, a, f.stall_s)
+            .map_err(|m| Unavailable::missing(&self.at, m.to_string()))?;
+        Ok(RunPrediction::iteration(p.iteration_s).with_note(
+            "Stash's prediction (this product's all-reduce extension) has no parameter server, and leaves out the CPU-prep and disk stalls its measured runs show",
+        ))
+    }
 }

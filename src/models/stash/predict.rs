@@ -218,8 +218,20 @@ pub fn calibrate(
     s: &Setup,
     iteration_s: f64,
 ) -> Result<f64, PredictError> {
+    calibrate_with_stall(c, w, s, iteration_s, 0.0)
+}
+
+/// `calibrate` for iterations that also stall `stall_s` [s] on data
+/// loading (`factors.rs`): the compute is what is left after both.
+pub fn calibrate_with_stall(
+    c: &Candidate,
+    w: &Workload,
+    s: &Setup,
+    iteration_s: f64,
+    stall_s: f64,
+) -> Result<f64, PredictError> {
     let (comm, _) = all_reduce(c, w, s.ring)?;
-    let exposed = (1.0 - s.overlap) * comm;
+    let exposed = (1.0 - s.overlap) * comm + stall_s;
     let compute = iteration_s - exposed;
     if compute <= 0.0 {
         return Err(PredictError::IterationTooShort {
@@ -238,10 +250,22 @@ pub fn predict(
     s: &Setup,
     achieved: f64,
 ) -> Result<Prediction, PredictError> {
+    predict_with_stall(c, w, s, achieved, 0.0)
+}
+
+/// `predict` with a data-loading stall of `stall_s` [s] added to every
+/// iteration (`factors.rs`; 0: the prediction as published).
+pub fn predict_with_stall(
+    c: &Candidate,
+    w: &Workload,
+    s: &Setup,
+    achieved: f64,
+    stall_s: f64,
+) -> Result<Prediction, PredictError> {
     let (comm, levels) = all_reduce(c, w, s.ring)?;
     let (global, per_gpu) = s.batches(c.gpus());
     let compute = compute_time(c, w, s, achieved);
-    let iteration = compute + (1.0 - s.overlap) * comm;
+    let iteration = compute + (1.0 - s.overlap) * comm + stall_s;
     let iterations = s.epoch_samples / global;
     let epoch = iteration * iterations;
     let run = epoch * s.epochs;

@@ -1,0 +1,198 @@
+//! Stash's calibration factors (`crate::calibration`), stored at
+//! `calibration.stash` and applied wherever the prediction computes (the
+//! ranking of every configuration, the comm model's links, the one-run
+//! achieved fraction, `predict_run`):
+//!
+//! - `rate:<instance>`: the achieved fraction of that instance type's
+//!   compute, 0.05 to 2 [×], on top of the section's achieved fraction
+//!   `a`: its GPUs compute at `peak · a · f`.
+//! - `interconnect`: the effective fraction of every instance's NVLink or
+//!   PCIe bandwidth `B` in Sec. VI-A's `(τ + G/(L·B))·L`, 0.05 to 1.5 [×].
+//! - `network`: the same for the network between machines.
+//! - `stall_s`: a data-loading stall per iteration [s], 0 to 10, added to
+//!   the iteration: the CPU-prep and disk stalls of Sec. IV-B, which the
+//!   prediction leaves out.
+//!
+//! As published: no factors (every ratio 1, the stall 0).
+
+use std::collections::BTreeMap;
+
+use crate::calibration::{FactorKind, FactorSpec};
+use crate::scenario::Scenario;
+
+use super::predict::Candidate;
+use super::section::ID;
+
+/// The key of an instance type's rate factor.
+pub const RATE_PREFIX: &str = "rate:";
+pub const INTERCONNECT: &str = "interconnect";
+pub const NETWORK: &str = "network";
+pub const STALL: &str = "stall_s";
+
+/// The factors as the model applies them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    /// `(instance, fraction of its compute)`.
+    pub rates: Vec<(String, f64)>,
+    pub interconnect: f64,
+    pub network: f64,
+    pub stall_s: f64,
+}
+
+/// The scenario's `calibration.stash`, as published where absent (a
+/// value that does not validate is reported by `validate`).
+pub fn applied(s: &Scenario) -> Applied {
+    s.calibration
+        .of(ID)
+        .map_or_else(|| from_values(&BTreeMap::new()), from_values)
+}
+
+/// Factor values by name as the model applies them (absent or not
+/// finite: as published).
+pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
+    let mut a = Applied {
+        rates: Vec::new(),
+        interconnect: 1.0,
+        network: 1.0,
+        stall_s: 0.0,
+    };
+    for (name, &v) in stored {
+        if !v.is_finite() {
+            continue;
+        }
+        if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
+            a.rates.push((inst.to_string(), v));
+        } else if name == INTERCONNECT {
+            a.interconnect = v;
+        } else if name == NETWORK {
+            a.network = v;
+        } else if name == STALL {
+            a.stall_s = v;
+        }
+    }
+    a
+}
+
+impl Applied {
+    /// The fraction of `instance`'s compute (1 when not calibrated).
+    pub fn rate(&self, instance: &str) -> f64 {
+        self.rates
+            .iter()
+            .find(|(n, _)| n == instance)
+            .map_or(1.0, |(_, v)| *v)
+    }
+
+    /// `c` as calibrated: its GPUs' peak at the rate fraction, its links'
+    /// bandwidths at their effective fractions. As published, `c` itself.
+    pub fn candidate(&self, mut c: Candidate) -> Candidate {
+        let f = self.rate(&c.instance);
+        if f != 1.0 {
+            c.gpu_peak *= f;
+        }
+        if let Some(l) = c.intra.as_mut() {
+            l.bytes_per_s = self.intra_bytes_per_s(l.bytes_per_s);
+        }
+        if let Some(l) = c.network.as_mut() {
+            l.bytes_per_s = self.network_bytes_per_s(l.bytes_per_s);
+        }
+        c
+    }
+
+    /// An NVLink or PCIe bandwidth [B/s] at its effective fraction.
+    pub fn intra_bytes_per_s(&self, b: f64) -> f64 {
+        if self.interconnect == 1.0 {
+            b
+        } else {
+            b * self.interconnect
+        }
+    }
+
+    /// A network bandwidth [B/s] at its effective fraction.
+    pub fn network_bytes_per_s(&self, b: f64) -> f64 {
+        if self.network == 1.0 {
+            b
+        } else {
+            b * self.network
+        }
+    }
+}
+
+/// Stash's factors for `s`, in the order they are fitted: the
+/// interconnect, the network, the stall, then one rate per catalog
+/// instance the runs use (in order of first use), and any instance the
+/// scenario already has a factor for.
+pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
+    let mut out = vec![
+        FactorSpec {
+            name: INTERCONNECT.into(),
+            label: "effective fraction of the NVLink/PCIe bandwidth [×]".into(),
+            unit: "×",
+            min: 0.05,
+            max: 1.5,
+            published: 1.0,
+            scales: "B of Sec. VI-A's (τ + G/(L·B))·L on every instance's interconnect (the ring inside a machine), and the comm model's chart".into(),
+            unseen: "no run has two GPUs or more in one machine, or their all-reduce is hidden (overlap) or set by the network".into(),
+            kind: FactorKind::Ratio,
+        },
+        FactorSpec {
+            name: NETWORK.into(),
+            label: "effective fraction of the network bandwidth between machines [×]".into(),
+            unit: "×",
+            min: 0.05,
+            max: 1.5,
+            published: 1.0,
+            scales: "B of Sec. VI-A's (τ + G/(L·B))·L on the network (the ring across machines), and the comm model's chart".into(),
+            unseen: "no run has two machines or more, or their all-reduce is hidden (overlap)".into(),
+            kind: FactorKind::Ratio,
+        },
+        FactorSpec {
+            name: STALL.into(),
+            label: "data-loading stall per iteration, added to it [s]".into(),
+            unit: "s",
+            min: 0.0,
+            max: 10.0,
+            published: 0.0,
+            scales: "every iteration: t = t_c + (1 − o)·t_comm + stall (Sec. IV-B's CPU-prep and disk stalls, which the prediction leaves out)".into(),
+            unseen: "the runs' iteration times do not depend on a stall".into(),
+            kind: FactorKind::Offset,
+        },
+    ];
+    let mut names: Vec<&str> = Vec::new();
+    for run in &s.runs {
+        for g in &run.workers {
+            if !names.contains(&g.instance.as_str()) {
+                names.push(&g.instance);
+            }
+        }
+    }
+    if let Some(stored) = s.calibration.of(ID) {
+        for name in stored.keys() {
+            if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
+                if !names.contains(&inst) {
+                    names.push(inst);
+                }
+            }
+        }
+    }
+    for name in names {
+        if s.instance(name).is_none() {
+            continue;
+        }
+        out.push(FactorSpec {
+            name: format!("{RATE_PREFIX}{name}"),
+            label: format!("achieved fraction of {name}'s GPU compute [×]"),
+            unit: "×",
+            min: 0.05,
+            max: 2.0,
+            published: 1.0,
+            scales: format!(
+                "t_c = (B_g/n)·F_s/(peak·a·f) of every {name} GPU, on top of the section's achieved fraction a"
+            ),
+            unseen: format!(
+                "no run is of {name} machines alone, or the section's one-run calibration of a is on {name} (it absorbs the factor)"
+            ),
+            kind: FactorKind::Ratio,
+        });
+    }
+    out
+}
