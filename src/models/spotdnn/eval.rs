@@ -216,14 +216,14 @@ pub fn prepare(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
     // Without a law only the cluster's iteration figures are shown; the
     // placeholder is never run (`goals` and `given_cluster` check `loss`).
     let loss = set.loss.unwrap_or(LossLaw::zeros(LossForm::RFree));
-    let mut workload = Workload {
+    let mut workload = super::factors::applied(s).workload(Workload {
         param_bytes: param,
         req_bytes_per_s: req,
         ps_bytes_per_s: ps.unwrap_or(0.0),
         alpha1: set.alpha1,
         beta1: set.beta1,
         loss,
-    };
+    });
     let pricing = s.hardware.pricing;
     let (types, skipped) =
         instance_types(s, &set, &workload, alpha2, pricing).map_err(Unavailable::invalid)?;
@@ -324,6 +324,7 @@ fn instance_types(
     alpha2: f64,
     pricing: Pricing,
 ) -> Result<(Vec<InstanceType>, Vec<String>), Vec<FieldError>> {
+    let f = super::factors::applied(s);
     let mut types = Vec::new();
     let mut skipped = Vec::new();
     let mut errors = Vec::new();
@@ -391,7 +392,7 @@ fn instance_types(
                 continue;
             }
         };
-        types.push(InstanceType {
+        types.push(f.instance(InstanceType {
             name: inst.name.clone(),
             gpus,
             batch: f64::from(gpus) * b_k,
@@ -401,7 +402,7 @@ fn instance_types(
             price,
             other_price: inst.price(other),
             quota: inst.quota,
-        });
+        }));
     }
     if let Some(msg) = slip {
         errors.insert(0, err(format!("models.{ID}.req_bytes_per_s"), msg));

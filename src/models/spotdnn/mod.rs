@@ -23,6 +23,7 @@
 //! alone (Table IV's "Mbps" is MB/s: models.md).
 
 pub mod eval;
+pub mod factors;
 pub mod fit;
 pub mod fit_report;
 pub mod fit_text;

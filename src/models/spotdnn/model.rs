@@ -2,7 +2,8 @@
 //! report.
 
 use super::contention_cap;
-use super::eval::{evaluate, prepare};
+use super::eval::{evaluate, prepare, SpotEvaluation};
+use super::{cluster, factors, ClusterFigures, InstanceType};
 use super::plan::work_units;
 use super::report::build;
 use super::section;
@@ -151,7 +152,17 @@ impl Model for SpotDnn {
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        section::validate(s)
+        let mut errs = section::validate(s);
+        errs.extend(crate::calibration::validate(s, section::ID, &factors::specs(s)));
+        errs
+    }
+
+    fn factors(&self, s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        factors::specs(s)
+    }
+
+    fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
+        run_predictor(s)
     }
 
     /// Eq. 1-2 and 4 on the run's cluster, without plans: throughput
@@ -161,7 +172,10 @@ impl Model for SpotDnn {
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
-        evaluate(s).map(|e| build(s, &e))
+        let mut r = evaluate(s).map(|e| build(s, &e))?;
+        r.notes
+            .extend(crate::calibration::calibrated_note(s, section::ID));
+        Ok(r)
     }
 }
 
@@ -176,13 +190,37 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
                 .unwrap_or_else(|| "a cluster of measured instance types".into()),
         ));
     };
-    let f = &c.figures;
-    let mut p = RunPrediction {
+    Ok(prediction(&c.figures, batch_note(s, &e)))
+}
+
+/// `predict_run` with the section read and fitted once, as published;
+/// each call applies the factors to the instance types and the workload
+/// and computes the cluster's figures (Eq. 1-9), as `prepare` does.
+fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
+    let mut base = s.clone();
+    base.calibration.set(section::ID, Default::default());
+    let e = prepare(&base).ok()?;
+    let counts = e.cluster.as_ref()?.counts.clone();
+    let note = batch_note(s, &e);
+    let (types, workload) = (e.types, e.workload);
+    Some(Box::new(move |values| {
+        let f = factors::from_values(values);
+        let types: Vec<InstanceType> = types.iter().map(|t| f.instance(t.clone())).collect();
+        let figures = cluster(&types, &counts, &f.workload(workload))?;
+        Some(prediction(&figures, note.clone()))
+    }))
+}
+
+fn prediction(f: &ClusterFigures, note: Option<String>) -> RunPrediction {
+    RunPrediction {
         iteration_s: Some(f64::from(f.workers) * f.expected_iteration_s),
         throughput: Some(f.speed),
-        note: None,
-    };
-    // Eq. 10 sizes the batches; say so where the run's differ.
+        note,
+    }
+}
+
+/// Eq. 10 sizes the batches; say so where the run's differ.
+fn batch_note(s: &Scenario, e: &SpotEvaluation) -> Option<String> {
     let differ: Vec<String> = s
         .hardware
         .cluster
@@ -200,11 +238,10 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
             })
         })
         .collect();
-    if !differ.is_empty() {
-        p.note = Some(format!(
+    (!differ.is_empty()).then(|| {
+        format!(
             "spotDNN sizes each worker's batch by Eq. 10, not by the run's: {}",
             differ.join(", ")
-        ));
-    }
-    Ok(p)
+        )
+    })
 }
