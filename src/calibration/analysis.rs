@@ -84,9 +84,9 @@ impl Model for Calibrate {
 /// The registry models that have factors on `s` and predict at least one
 /// of its runs as published, in registry order: what the page's
 /// calibration view, `ddnn-planner calibrate` and the JS package's
-/// `calibrate` fit. A model that predicts none of the runs (Cynthia
-/// without a profile, runs of a cluster Stash does not predict) is left
-/// out rather than reported as failed; when the runs themselves cannot be
+/// `calibrate` fit. A model that predicts none of the runs (it lacks an
+/// input of its own, or no run is a cluster it predicts) is left out
+/// rather than reported as failed; when the runs themselves cannot be
 /// compared, every model with factors is kept, so each says why.
 pub fn calibrated_models(s: &Scenario) -> Vec<&'static dyn Model> {
     let with: Vec<&'static dyn Model> = MODELS

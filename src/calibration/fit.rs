@@ -34,9 +34,11 @@ use crate::scenario::Scenario;
 pub const MIN_RUNS: usize = 2;
 /// Starts of the fit: the published values and seeded random points.
 pub const DEFAULT_STARTS: usize = 8;
-/// Most work a calibration takes on: leave-one-out refits once per run,
-/// each refit over every run, so the work grows with the square of the
-/// runs (50 runs take 30 ms natively; 500, this limit, 1.5 s).
+/// Most work one model's calibration takes on: leave-one-out refits once
+/// per run, each refit over every run, so the work grows with the square
+/// of the runs (50 runs take 18-32 ms natively per model with factors,
+/// each through its `run_predictor`; 500, this limit, 1.5 s for Zeng
+/// et al.).
 pub const MAX_RUNS_SQUARED: f64 = 250_000.0;
 
 /// A calibration's work on `s`, stated before it starts: runs².

@@ -1,6 +1,6 @@
-//! `cargo bench --bench calibration`: calibrating Zeng et al. on 50
-//! measured runs with leave-one-out, as the page's worker does on every
-//! edit of a scenario with runs (target < 100 ms in the page).
+//! `cargo bench --bench calibration`: calibrating each model with factors
+//! on 50 measured runs with leave-one-out, as the page's worker does on
+//! every edit of a scenario with runs (target < 100 ms in the page).
 
 mod timing;
 
@@ -24,4 +24,19 @@ fn main() {
             black_box(calibrate_model(black_box(&s), zeng, &FitOptions::default()).ok());
         },
     );
+    for (id, s) in [
+        ("cynthia", runs50::cynthia()),
+        ("stash", runs50::stash()),
+        ("spotdnn", runs50::spotdnn()),
+    ] {
+        let m = by_id(id).expect("the model is registered");
+        time(
+            &format!("calibration.{id}50"),
+            &format!("calibrate {} on 50 runs, with leave-one-out", m.name()),
+            1,
+            || {
+                black_box(calibrate_model(black_box(&s), m, &FitOptions::default()).ok());
+            },
+        );
+    }
 }

@@ -265,3 +265,56 @@ fn a_slower_instance_lengthens_the_iteration_and_the_plans_follow() {
     // The cost of the training run rises with the slower m4.
     assert!(headline(&b, "cost") > headline(&a, "cost"));
 }
+
+#[test]
+fn fifty_runs_give_back_the_factors_they_were_generated_with() {
+    // The calibration benchmark's runs (calibration_runs50.rs): a fixed
+    // noise pattern of −3% to +3% on each time, so a factor that is a
+    // small part of the times (a fast link, a PS share in a few runs)
+    // moves more: each within 10% (an offset within 10 ms), out of
+    // sample within the noise.
+    let s = super::calibration_runs50::cynthia();
+    let c =
+        calibrate_model(&s, cynthia(), &FitOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.runs.len(), 50);
+    for f in c.factors.iter().filter(|f| f.status.fitted()) {
+        let want = super::calibration_runs50::truth("cynthia", &f.spec.name);
+        assert!(
+            recovered(f, want, 0.10),
+            "{}: fitted {} ({:?}), generated with {want}",
+            f.spec.name,
+            f.value,
+            f.status
+        );
+    }
+    let loo = c.loo.worst_abs.unwrap_or(f64::NAN);
+    assert!(loo <= 0.05, "worst leave-one-out |error| {loo}");
+}
+
+#[test]
+fn the_prepared_predictor_gives_predict_runs_numbers() {
+    // Every run of the fifty, as published and with factors away from
+    // it: the calibration's fast path and predict_run agree to the bit.
+    let s = super::calibration_runs50::cynthia();
+    let sets = [
+        BTreeMap::new(),
+        values(&[
+            ("ps_bandwidth", 0.61),
+            ("c_prof", 3.0),
+            ("rate:m4.xlarge docker", 1.7),
+            ("rate:c3.xlarge docker", 0.3),
+        ]),
+    ];
+    for run in &s.runs {
+        let rs = run_scenario(&s, run);
+        let predict = cynthia()
+            .run_predictor(&rs)
+            .unwrap_or_else(|| panic!("{}: no predictor", run.label));
+        for v in &sets {
+            let mut with = rs.clone();
+            with.calibration.set("cynthia", v.clone());
+            let want = cynthia().predict_run(&with).and_then(Result::ok);
+            assert_eq!(predict(v), want, "{} {v:?}", run.label);
+        }
+    }
+}

@@ -252,3 +252,28 @@ fn the_prepared_predictor_gives_predict_runs_numbers() {
         }
     }
 }
+
+#[test]
+fn fifty_runs_give_back_the_factors_they_were_generated_with() {
+    // The calibration benchmark's runs (calibration_runs50.rs): a fixed
+    // noise pattern of −3% to +3% on each time, so a factor that is a
+    // small part of the times (a fast link, a PS share in a few runs)
+    // moves more: each within 10% (an offset within 10 ms), out of
+    // sample within the noise.
+    let s = super::calibration_runs50::spotdnn();
+    let c =
+        calibrate_model(&s, spotdnn(), &FitOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.runs.len(), 50);
+    for f in c.factors.iter().filter(|f| f.status.fitted()) {
+        let want = super::calibration_runs50::truth("spotdnn", &f.spec.name);
+        assert!(
+            recovered(f, want, 0.10),
+            "{}: fitted {} ({:?}), generated with {want}",
+            f.spec.name,
+            f.value,
+            f.status
+        );
+    }
+    let loo = c.loo.worst_abs.unwrap_or(f64::NAN);
+    assert!(loo <= 0.05, "worst leave-one-out |error| {loo}");
+}

@@ -85,26 +85,47 @@ impl Applied {
     /// As published, `t` itself.
     pub fn instance(&self, mut t: InstanceType) -> InstanceType {
         let f = self.rate(&t.name);
-        if f != 1.0 {
-            t.c_flops *= f;
-        }
-        if self.ps_bandwidth != 1.0 {
-            t.b_bytes_per_s *= self.ps_bandwidth;
-        }
+        scale(&mut t, f, self.ps_bandwidth);
         t
     }
 
     /// The profile with its PS CPU demand calibrated (borrowed as
     /// published).
     pub fn profile<'a>(&self, p: &'a Profile) -> Cow<'a, Profile> {
-        if self.c_prof == 1.0 {
-            Cow::Borrowed(p)
-        } else {
-            let mut q = p.clone();
-            q.c_prof_flops *= self.c_prof;
-            Cow::Owned(q)
-        }
+        profile_at(p, self.c_prof)
     }
+}
+
+/// `t`'s capability at fraction `rate`, its bandwidth at `ps_bandwidth`
+/// (each left alone at 1).
+pub fn scale(t: &mut InstanceType, rate: f64, ps_bandwidth: f64) {
+    if rate != 1.0 {
+        t.c_flops *= rate;
+    }
+    if ps_bandwidth != 1.0 {
+        t.b_bytes_per_s *= ps_bandwidth;
+    }
+}
+
+/// `p` with `c_prof` at `multiple` of the profiled value (borrowed at 1).
+pub fn profile_at(p: &Profile, multiple: f64) -> Cow<'_, Profile> {
+    if multiple == 1.0 {
+        Cow::Borrowed(p)
+    } else {
+        let mut q = p.clone();
+        q.c_prof_flops *= multiple;
+        Cow::Owned(q)
+    }
+}
+
+/// Factor `key` in `values` as `from_values` reads it: a finite value,
+/// else `published`.
+pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
+    values
+        .get(key)
+        .copied()
+        .filter(|v| v.is_finite())
+        .unwrap_or(published)
 }
 
 /// The instance types the runs use (workers and PS nodes, in order of

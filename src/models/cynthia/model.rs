@@ -9,6 +9,7 @@ use crate::models::{Model, Need, RunPrediction, Unavailable, Work};
 use crate::report::Report;
 use crate::errors::FieldError;
 use crate::scenario::Scenario;
+use crate::workload::profile::Profile;
 
 pub struct Cynthia;
 
@@ -130,6 +131,10 @@ impl Model for Cynthia {
         Some(predict_run(s))
     }
 
+    fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
+        run_predictor(s)
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         if s.workload.profile.is_none() {
             return Err(Unavailable::missing(
@@ -160,8 +165,39 @@ fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
     };
     let (cluster, _) = given_cluster(s).map_err(|m| Unavailable::missing(field, m.to_string()))?;
     let t = iteration(&factors::applied(s).profile(profile), &cluster).t_iter_s;
-    Ok(RunPrediction::iteration(t).with_note(format!(
+    Ok(RunPrediction::iteration(t).with_note(batch_note(profile)))
+}
+
+fn batch_note(profile: &Profile) -> String {
+    format!(
         "Cynthia's profile '{}' fixes the work of an iteration (w_iter); the runs' batch sizes do not enter its prediction",
         profile.name
-    )))
+    )
+}
+
+/// `predict_run` with the cluster read from the catalog once, as
+/// published; each call scales it and the profile as
+/// `factors::Applied` does, then takes Eq. 3-5.
+fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
+    let profile = s.workload.profile.clone()?;
+    let mut base = s.clone();
+    base.calibration.set(section::ID, Default::default());
+    let (cluster, _) = given_cluster(&base).ok()?;
+    let keys: Vec<String> = cluster
+        .workers
+        .iter()
+        .chain(&cluster.ps)
+        .map(|g| format!("{}{}", factors::RATE_PREFIX, g.kind.name))
+        .collect();
+    let note = batch_note(&profile);
+    Some(Box::new(move |values| {
+        let get = |key: &str| factors::value(values, key, 1.0);
+        let bandwidth = get(factors::PS_BANDWIDTH);
+        let mut c = cluster.clone();
+        for (g, key) in c.workers.iter_mut().chain(c.ps.iter_mut()).zip(&keys) {
+            factors::scale(&mut g.kind, get(key), bandwidth);
+        }
+        let p = factors::profile_at(&profile, get(factors::C_PROF));
+        Some(RunPrediction::iteration(iteration(&p, &c).t_iter_s).with_note(note.clone()))
+    }))
 }

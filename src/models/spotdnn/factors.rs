@@ -88,6 +88,16 @@ impl Applied {
     }
 }
 
+/// Factor `key` in `values` as `from_values` reads it: a finite value,
+/// else `published`.
+pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
+    values
+        .get(key)
+        .copied()
+        .filter(|v| v.is_finite())
+        .unwrap_or(published)
+}
+
 /// spotDNN's factors for `s`, in the order they are fitted: the PS
 /// bandwidth, then one rate per catalog instance the runs use (in order
 /// of first use), and any instance the scenario already has a factor for.

@@ -3,7 +3,7 @@
 
 use super::contention_cap;
 use super::eval::{evaluate, prepare, SpotEvaluation};
-use super::{cluster, factors, ClusterFigures, InstanceType};
+use super::{factors, ClusterFigures, IterationParts, Mix};
 use super::plan::work_units;
 use super::report::build;
 use super::section;
@@ -203,11 +203,40 @@ fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
     let counts = e.cluster.as_ref()?.counts.clone();
     let note = batch_note(s, &e);
     let (types, workload) = (e.types, e.workload);
+    let keys: Vec<String> = types
+        .iter()
+        .map(|t| format!("{}{}", factors::RATE_PREFIX, t.name))
+        .collect();
+    let workers: u32 = counts.iter().sum();
     Some(Box::new(move |values| {
-        let f = factors::from_values(values);
-        let types: Vec<InstanceType> = types.iter().map(|t| f.instance(t.clone())).collect();
-        let figures = cluster(&types, &counts, &f.workload(workload))?;
-        Some(prediction(&figures, note.clone()))
+        // As `Applied::workload` and `Applied::instance`, then
+        // `Mix::of_times`, which gives `cluster`'s bits.
+        let get = |key: &str| factors::value(values, key, 1.0);
+        let mut w = workload;
+        let b = get(factors::PS_BANDWIDTH);
+        if b != 1.0 {
+            w.ps_bytes_per_s *= b;
+        }
+        let n = f64::from(workers);
+        let times: Vec<f64> = types
+            .iter()
+            .zip(&keys)
+            .map(|(t, key)| {
+                let f = get(key);
+                let compute_s = if f != 1.0 { t.compute_s / f } else { t.compute_s };
+                IterationParts {
+                    compute_s,
+                    ..t.iteration(&w, n)
+                }
+                .total()
+            })
+            .collect();
+        let m = Mix::of_times(&types, &counts, &times)?;
+        Some(RunPrediction {
+            iteration_s: Some(f64::from(m.workers) * m.expected_iteration_s()),
+            throughput: Some(m.speed),
+            note: note.clone(),
+        })
     }))
 }
 

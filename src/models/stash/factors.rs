@@ -86,15 +86,7 @@ impl Applied {
     /// bandwidths at their effective fractions. As published, `c` itself.
     pub fn candidate(&self, mut c: Candidate) -> Candidate {
         let f = self.rate(&c.instance);
-        if f != 1.0 {
-            c.gpu_peak *= f;
-        }
-        if let Some(l) = c.intra.as_mut() {
-            l.bytes_per_s = self.intra_bytes_per_s(l.bytes_per_s);
-        }
-        if let Some(l) = c.network.as_mut() {
-            l.bytes_per_s = self.network_bytes_per_s(l.bytes_per_s);
-        }
+        scale(&mut c, f, self.interconnect, self.network);
         c
     }
 
@@ -115,6 +107,34 @@ impl Applied {
             b * self.network
         }
     }
+}
+
+/// `c`'s GPU peak at fraction `rate`, its NVLink/PCIe and network
+/// bandwidths at `interconnect` and `network` (each left alone at 1).
+pub fn scale(c: &mut Candidate, rate: f64, interconnect: f64, network: f64) {
+    if rate != 1.0 {
+        c.gpu_peak *= rate;
+    }
+    if let Some(l) = c.intra.as_mut() {
+        if interconnect != 1.0 {
+            l.bytes_per_s *= interconnect;
+        }
+    }
+    if let Some(l) = c.network.as_mut() {
+        if network != 1.0 {
+            l.bytes_per_s *= network;
+        }
+    }
+}
+
+/// Factor `key` in `values` as `from_values` reads it: a finite value,
+/// else `published`.
+pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
+    values
+        .get(key)
+        .copied()
+        .filter(|v| v.is_finite())
+        .unwrap_or(published)
 }
 
 /// Stash's factors for `s`, in the order they are fitted: the

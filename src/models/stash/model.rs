@@ -2,7 +2,7 @@
 //! report.
 
 use super::eval::{achieved, candidate, evaluate, figures};
-use super::predict::{calibrate_with_stall, predict_with_stall, Candidate, Setup, Workload};
+use super::predict::{calibrate_with_stall, iteration_s, Candidate, Setup, Workload};
 use super::report::build;
 use super::section::{self, parse_configuration};
 use super::factors;
@@ -11,6 +11,7 @@ use crate::readers::AnyImporter;
 use crate::report::Report;
 use crate::errors::{err, FieldError};
 use crate::scenario::Scenario;
+use std::collections::BTreeMap;
 
 pub struct Stash;
 
@@ -180,16 +181,16 @@ impl Model for Stash {
 /// the run's global batch with the section's achieved fraction (typed or
 /// calibrated), overlap and ring: compute plus the exposed all-reduce.
 fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
-    RunInputs::of(s)?.predict(&factors::applied(s))
+    let none = Default::default();
+    let values = s.calibration.of(section::ID).unwrap_or(&none);
+    RunInputs::of(s)?.predict(values)
 }
 
 /// `predict_run` read once from the scenario; each call applies the
 /// factors (`Model::run_predictor`).
 fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
     let inputs = RunInputs::of(s).ok()?;
-    Some(Box::new(move |values| {
-        inputs.predict(&factors::from_values(values)).ok()
-    }))
+    Some(Box::new(move |values| inputs.predict(values).ok()))
 }
 
 /// What a run's prediction reads from the scenario, before the factors.
@@ -202,6 +203,8 @@ struct RunInputs {
     /// Typed `a`, or the configuration (as published) and the measured
     /// iteration [s] it is calibrated from.
     achieved: Result<f64, (Candidate, f64)>,
+    /// `rate:<instance>` of the configuration.
+    rate_key: String,
     /// `hardware.catalog[k]`, where the configuration's errors are.
     at: String,
     /// The section's `calibrate.iteration_s`, where its errors are.
@@ -301,6 +304,7 @@ impl RunInputs {
             ..own
         };
         Ok(RunInputs {
+            rate_key: format!("{}{}", factors::RATE_PREFIX, config.instance),
             config,
             workload: w,
             own,
@@ -311,22 +315,30 @@ impl RunInputs {
         })
     }
 
-    fn predict(&self, f: &factors::Applied) -> Result<RunPrediction, Unavailable> {
+    /// The prediction with the factors `values` (by name; absent: as
+    /// published), applied as `factors::Applied` applies them.
+    fn predict(&self, values: &BTreeMap<String, f64>) -> Result<RunPrediction, Unavailable> {
+        let get = |key: &str, published: f64| factors::value(values, key, published);
+        let (interconnect, network) = (get(factors::INTERCONNECT, 1.0), get(factors::NETWORK, 1.0));
+        let stall_s = get(factors::STALL, 0.0);
+        let rate = |c: &Candidate| get(&format!("{}{}", factors::RATE_PREFIX, c.instance), 1.0);
         let a = match &self.achieved {
             Ok(a) => *a,
-            Err((from, iteration_s)) => calibrate_with_stall(
-                &f.candidate(from.clone()),
-                &self.workload,
-                &self.own,
-                *iteration_s,
-                f.stall_s,
-            )
-            .map_err(|e| Unavailable::invalid(vec![err(&self.calibrate_at, e.to_string())]))?,
+            Err((from, iteration_s)) => {
+                let f = rate(from);
+                let mut from = from.clone();
+                factors::scale(&mut from, f, interconnect, network);
+                calibrate_with_stall(&from, &self.workload, &self.own, *iteration_s, stall_s)
+                    .map_err(|e| {
+                        Unavailable::invalid(vec![err(&self.calibrate_at, e.to_string())])
+                    })?
+            }
         };
-        let c = f.candidate(self.config.clone());
-        let p = predict_with_stall(&c, &self.workload, &self.run, a, f.stall_s)
+        let mut c = self.config.clone();
+        factors::scale(&mut c, get(&self.rate_key, 1.0), interconnect, network);
+        let t = iteration_s(&c, &self.workload, &self.run, a, stall_s)
             .map_err(|m| Unavailable::missing(&self.at, m.to_string()))?;
-        Ok(RunPrediction::iteration(p.iteration_s).with_note(
+        Ok(RunPrediction::iteration(t).with_note(
             "Stash's prediction (this product's all-reduce extension) has no parameter server, and leaves out the CPU-prep and disk stalls its measured runs show",
         ))
     }

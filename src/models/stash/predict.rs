@@ -291,6 +291,20 @@ pub fn predict_with_stall(
     })
 }
 
+/// `predict_with_stall`'s iteration [s] alone, to the bit, without the
+/// rest of the prediction (a calibration asks it thousands of times).
+pub fn iteration_s(
+    c: &Candidate,
+    w: &Workload,
+    s: &Setup,
+    achieved: f64,
+    stall_s: f64,
+) -> Result<f64, PredictError> {
+    let (comm, _) = all_reduce(c, w, s.ring)?;
+    let compute = compute_time(c, w, s, achieved);
+    Ok(compute + (1.0 - s.overlap) * comm + stall_s)
+}
+
 /// Relative difference under which two figures are the same (a tie): with
 /// no stalls, cost per epoch does not depend on the GPU count within a
 /// family, and the two products differ only in rounding.
@@ -418,6 +432,19 @@ mod tests {
             calibrate(&c, &W, &s, 1e-4).map_err(|e| e.to_string()),
             Err("the measured iteration (1.000e-4 s) is not longer than the predicted exposed all-reduce alone (0.002750 s) on v8: lower τ, check the links' bandwidth, or raise the overlap".to_string())
         );
+    }
+
+    #[test]
+    fn the_iteration_alone_is_the_predictions_to_the_bit() {
+        for (c, ring, stall) in [
+            (v100(2, 4), Ring::Flat, 0.0),
+            (v100(2, 4), Ring::Hierarchical, 0.013),
+            (v100(1, 1), Ring::Flat, 0.5),
+        ] {
+            let s = setup(ring);
+            let p = predict_with_stall(&c, &W, &s, 0.37, stall).unwrap();
+            assert_eq!(iteration_s(&c, &W, &s, 0.37, stall), Ok(p.iteration_s));
+        }
     }
 
     #[test]
