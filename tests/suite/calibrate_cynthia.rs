@@ -183,16 +183,16 @@ fn the_published_values_are_the_identity() {
 
 #[test]
 fn a_factor_the_runs_cannot_show_is_left_as_published() {
-    // BSP, up to 8 m4 workers on one m4 PS: the PS CPU never binds (it
-    // would from about 57 workers), so c_prof is not seen.
+    // BSP, up to 4 m4 workers on one m4 PS: the PS CPU never binds, not
+    // even at c_prof's upper bound 10 (from about 6 workers there; as
+    // published from 57), so no start shows c_prof.
     let s = scenario();
     let truth = values(&[("ps_bandwidth", 0.8), ("rate:m4.xlarge docker", 0.7)]);
     let clusters = vec![
         ("1", vec![(M4, 1)], 1),
         ("2", vec![(M4, 2)], 1),
+        ("3", vec![(M4, 3)], 1),
         ("4", vec![(M4, 4)], 1),
-        ("8", vec![(M4, 8)], 1),
-        ("16", vec![(M4, 16)], 1),
     ];
     let s = generated(&s, &truth, &clusters, 0.5);
     let c =

@@ -150,9 +150,10 @@ fn instances(s: &Scenario) -> Vec<String> {
     names
 }
 
-/// Cynthia's factors for `s`, in the order they are fitted: the PS
-/// bandwidth, the PS CPU demand, then one rate per catalog instance the
-/// runs use, and any instance the scenario already has a factor for.
+/// Cynthia's factors for `s`, in the order they are fitted: one rate per
+/// catalog instance the runs use (workers and PS nodes, in order of first
+/// use) and any instance the scenario already has a factor for, then the
+/// PS bandwidth and the PS CPU demand.
 pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
     let mut out = vec![
         FactorSpec {
@@ -178,6 +179,7 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             kind: FactorKind::Ratio,
         },
     ];
+    let fixed = out.len();
     for name in instances(s) {
         out.push(FactorSpec {
             name: format!("{RATE_PREFIX}{name}"),
@@ -195,5 +197,8 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             kind: FactorKind::Ratio,
         });
     }
+    // Each run shows the rates of its own types; the shared factors
+    // only some runs (links, the PS side where it binds): rates first.
+    out.rotate_left(fixed);
     out
 }

@@ -98,9 +98,9 @@ pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
         .unwrap_or(published)
 }
 
-/// spotDNN's factors for `s`, in the order they are fitted: the PS
-/// bandwidth, then one rate per catalog instance the runs use (in order
-/// of first use), and any instance the scenario already has a factor for.
+/// spotDNN's factors for `s`, in the order they are fitted: one rate per
+/// catalog instance the runs use (in order of first use) and any instance
+/// the scenario already has a factor for, then the PS bandwidth.
 pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
     let mut out = vec![FactorSpec {
         name: PS_BANDWIDTH.into(),
@@ -113,6 +113,7 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
         unseen: "in no run does the PS side's share B_ps/|N| fall below B_req (Eq. 8), or P is 0 there: the workers do not contend for it".into(),
         kind: FactorKind::Ratio,
     }];
+    let fixed = out.len();
     let mut names: Vec<&str> = Vec::new();
     for run in &s.runs {
         for g in &run.workers {
@@ -148,5 +149,8 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             kind: FactorKind::Ratio,
         });
     }
+    // Each run shows the rates of its own types; the shared factors
+    // only some runs (links, the PS side where it binds): rates first.
+    out.rotate_left(fixed);
     out
 }

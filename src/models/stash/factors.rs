@@ -137,12 +137,23 @@ pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
         .unwrap_or(published)
 }
 
-/// Stash's factors for `s`, in the order they are fitted: the
-/// interconnect, the network, the stall, then one rate per catalog
-/// instance the runs use (in order of first use), and any instance the
-/// scenario already has a factor for.
+/// Stash's factors for `s`, in the order they are fitted: one rate per
+/// catalog instance the runs use (in order of first use) and any instance
+/// the scenario already has a factor for, then the stall, the
+/// interconnect and the network.
 pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
     let mut out = vec![
+        FactorSpec {
+            name: STALL.into(),
+            label: "data-loading stall per iteration, added to it [s]".into(),
+            unit: "s",
+            min: 0.0,
+            max: 10.0,
+            published: 0.0,
+            scales: "every iteration: t = t_c + (1 − o)·t_comm + stall (Sec. IV-B's CPU-prep and disk stalls, which the prediction leaves out)".into(),
+            unseen: "the runs' iteration times do not depend on a stall".into(),
+            kind: FactorKind::Offset,
+        },
         FactorSpec {
             name: INTERCONNECT.into(),
             label: "effective fraction of the NVLink/PCIe bandwidth [×]".into(),
@@ -165,18 +176,8 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             unseen: "no run has two machines or more, or their all-reduce is hidden (overlap)".into(),
             kind: FactorKind::Ratio,
         },
-        FactorSpec {
-            name: STALL.into(),
-            label: "data-loading stall per iteration, added to it [s]".into(),
-            unit: "s",
-            min: 0.0,
-            max: 10.0,
-            published: 0.0,
-            scales: "every iteration: t = t_c + (1 − o)·t_comm + stall (Sec. IV-B's CPU-prep and disk stalls, which the prediction leaves out)".into(),
-            unseen: "the runs' iteration times do not depend on a stall".into(),
-            kind: FactorKind::Offset,
-        },
     ];
+    let fixed = out.len();
     let mut names: Vec<&str> = Vec::new();
     for run in &s.runs {
         for g in &run.workers {
@@ -214,5 +215,8 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             kind: FactorKind::Ratio,
         });
     }
+    // Each run shows the rates of its own types; the shared factors
+    // only some runs (links, the PS side where it binds): rates first.
+    out.rotate_left(fixed);
     out
 }
