@@ -151,6 +151,18 @@ pub enum PredictError {
         exposed_s: f64,
         configuration: String,
     },
+    #[error(
+        "the measured iteration ({} s) is not longer than the predicted exposed all-reduce ({} s) and the calibrated data-loading stall ({} s) together on {configuration}: lower calibration.stash.stall_s or τ, check the links' bandwidth, or raise the overlap",
+        fmt_sig(*.measured_s),
+        fmt_sig(*.exposed_s),
+        fmt_sig(*.stall_s)
+    )]
+    IterationTooShortWithStall {
+        measured_s: f64,
+        exposed_s: f64,
+        stall_s: f64,
+        configuration: String,
+    },
 }
 
 /// The all-reduce of one iteration [s] and its levels, or which link the
@@ -233,6 +245,14 @@ pub fn calibrate_with_stall(
     let (comm, _) = all_reduce(c, w, s.ring)?;
     let exposed = (1.0 - s.overlap) * comm + stall_s;
     let compute = iteration_s - exposed;
+    if compute <= 0.0 && stall_s != 0.0 {
+        return Err(PredictError::IterationTooShortWithStall {
+            measured_s: iteration_s,
+            exposed_s: (1.0 - s.overlap) * comm,
+            stall_s,
+            configuration: c.name(),
+        });
+    }
     if compute <= 0.0 {
         return Err(PredictError::IterationTooShort {
             measured_s: iteration_s,
@@ -431,6 +451,17 @@ mod tests {
         assert_eq!(
             calibrate(&c, &W, &s, 1e-4).map_err(|e| e.to_string()),
             Err("the measured iteration (1.000e-4 s) is not longer than the predicted exposed all-reduce alone (0.002750 s) on v8: lower τ, check the links' bandwidth, or raise the overlap".to_string())
+        );
+    }
+
+    #[test]
+    fn a_stall_longer_than_the_measured_iteration_is_named() {
+        let c = v100(1, 8);
+        let s = setup(Ring::Flat);
+        let e = calibrate_with_stall(&c, &W, &s, 0.05, 0.06).map_err(|e| e.to_string());
+        assert_eq!(
+            e,
+            Err("the measured iteration (0.05000 s) is not longer than the predicted exposed all-reduce (0.002750 s) and the calibrated data-loading stall (0.06000 s) together on v8: lower calibration.stash.stall_s or τ, check the links' bandwidth, or raise the overlap".to_string())
         );
     }
 
