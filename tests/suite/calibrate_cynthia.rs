@@ -42,6 +42,8 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
 /// A run of `workers` with `ps` m4 PS nodes.
 fn run(label: &str, workers: Vec<(&str, u32)>, ps: u32, iteration_s: f64) -> Run {
     Run {
+        published: None,
+        lacks: None,
         label: label.into(),
         workers: workers
             .into_iter()
@@ -246,6 +248,8 @@ fn a_slower_instance_lengthens_the_iteration_and_the_plans_follow() {
     assert!((tb / ta - 2.0).abs() < 1e-12, "{ta} s → {tb} s");
     // The report's iteration is the calibrated prediction of its cluster.
     let as_run = Run {
+        published: None,
+        lacks: None,
         label: "the cluster".into(),
         workers: s.hardware.cluster.workers.clone(),
         ps: None,

@@ -40,6 +40,8 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
 /// A run of `workers` (instance, count) on the example's PS side.
 fn run(label: &str, workers: &[(&str, u32)], iteration_s: f64) -> Run {
     Run {
+        published: None,
+        lacks: None,
         label: label.into(),
         workers: workers
             .iter()
@@ -221,6 +223,8 @@ fn a_slower_type_lengthens_the_clusters_iteration_and_training() {
     }
     // The report's T_exp is the calibrated prediction of its cluster.
     let as_run = Run {
+        published: None,
+        lacks: None,
         label: "the cluster".into(),
         workers: s.hardware.cluster.workers.clone(),
         ps: None,

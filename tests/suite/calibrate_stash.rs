@@ -38,6 +38,8 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
 /// `machines` × `instance`, `batch` samples per machine.
 fn run(label: &str, instance: &str, machines: u32, batch: u32, iteration_s: f64) -> Run {
     Run {
+        published: None,
+        lacks: None,
         label: label.into(),
         workers: vec![WorkerGroup {
             instance: instance.into(),

@@ -127,6 +127,8 @@ fn fifty(
         .map(|i| {
             let (workers, ps) = cluster(i);
             let mut run = Run {
+                published: None,
+                lacks: None,
                 label: format!("run {i}"),
                 workers,
                 ps,
