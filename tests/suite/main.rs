@@ -24,6 +24,7 @@ mod cynthia_properties;
 mod finite_reports;
 mod fuzz_replay;
 mod golden;
+mod input_messages;
 mod layer_table_import;
 mod li_budget;
 mod li_chrome;
