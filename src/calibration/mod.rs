@@ -64,6 +64,65 @@ impl Calibration {
     }
 }
 
+/// The key prefix of a per-instance rate factor (`rate:Quadro RTX 4000`),
+/// shared by every model that calibrates each device type's rate.
+pub const RATE_PREFIX: &str = "rate:";
+
+/// The achieved fraction of each instance type's rate, as stored (1
+/// where a type has no factor).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rates(Vec<(String, f64)>);
+
+impl Rates {
+    /// Keeps `rate:<instance>` = `v`; false for any other name.
+    pub fn take(&mut self, name: &str, v: f64) -> bool {
+        match name.strip_prefix(RATE_PREFIX) {
+            Some(inst) => {
+                self.0.push((inst.to_string(), v));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The fraction of `instance`'s rate (1 when not calibrated).
+    pub fn of(&self, instance: &str) -> f64 {
+        self.0
+            .iter()
+            .find(|(n, _)| n == instance)
+            .map_or(1.0, |(_, v)| *v)
+    }
+}
+
+/// The catalog instances whose rate model `id` can be calibrated on: those
+/// in `used` (the runs' instances, in order of first use), then any the
+/// scenario already has a rate factor for; each once.
+pub fn rated_instances<'a>(
+    s: &'a Scenario,
+    id: &str,
+    used: impl Iterator<Item = &'a str>,
+) -> Vec<&'a str> {
+    let stored = s
+        .calibration
+        .of(id)
+        .into_iter()
+        .flat_map(|m| m.keys().filter_map(|k| k.strip_prefix(RATE_PREFIX)));
+    let mut names: Vec<&str> = Vec::new();
+    for n in used.chain(stored) {
+        if s.instance(n).is_some() && !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
+/// The instances of every run's worker groups, in order of first use.
+pub fn run_workers(s: &Scenario) -> impl Iterator<Item = &str> {
+    s.runs
+        .iter()
+        .flat_map(|r| r.workers.iter().map(|g| g.instance.as_str()))
+}
+
 /// How a factor acts, which decides the coordinate it is fitted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -19,15 +19,14 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::calibration::{FactorKind, FactorSpec};
+use crate::calibration::{FactorKind, FactorSpec, Rates};
 use crate::scenario::Scenario;
 use crate::workload::profile::Profile;
 
 use super::section::ID;
 use super::InstanceType;
 
-/// The key of an instance type's rate factor.
-pub const RATE_PREFIX: &str = "rate:";
+pub use crate::calibration::RATE_PREFIX;
 pub const PS_BANDWIDTH: &str = "ps_bandwidth";
 pub const C_PROF: &str = "c_prof";
 
@@ -35,7 +34,7 @@ pub const C_PROF: &str = "c_prof";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// `(instance, fraction of its capability c)`.
-    pub rates: Vec<(String, f64)>,
+    pub rates: Rates,
     pub ps_bandwidth: f64,
     pub c_prof: f64,
 }
@@ -52,7 +51,7 @@ pub fn applied(s: &Scenario) -> Applied {
 /// finite: as published).
 pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
     let mut a = Applied {
-        rates: Vec::new(),
+        rates: Rates::default(),
         ps_bandwidth: 1.0,
         c_prof: 1.0,
     };
@@ -60,9 +59,10 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
         if !v.is_finite() {
             continue;
         }
-        if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-            a.rates.push((inst.to_string(), v));
-        } else if name == PS_BANDWIDTH {
+        if a.rates.take(name, v) {
+            continue;
+        }
+        if name == PS_BANDWIDTH {
             a.ps_bandwidth = v;
         } else if name == C_PROF {
             a.c_prof = v;
@@ -74,10 +74,7 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
 impl Applied {
     /// The fraction of `instance`'s capability (1 when not calibrated).
     pub fn rate(&self, instance: &str) -> f64 {
-        self.rates
-            .iter()
-            .find(|(n, _)| n == instance)
-            .map_or(1.0, |(_, v)| *v)
+        self.rates.of(instance)
     }
 
     /// `t` as calibrated: its capability at the achieved fraction, its
@@ -130,24 +127,13 @@ pub fn value(values: &BTreeMap<String, f64>, key: &str, published: f64) -> f64 {
 
 /// The instance types the runs use (workers and PS nodes, in order of
 /// first use), then any the scenario already has a factor for.
-fn instances(s: &Scenario) -> Vec<String> {
+fn instances(s: &Scenario) -> Vec<&str> {
     let default_ps = s.hardware.cluster.ps.instance.as_deref();
     let used = s.runs.iter().flat_map(|run| {
         let ps = run.ps.as_ref().map_or(default_ps, |p| p.instance.as_deref());
         run.workers.iter().map(|g| g.instance.as_str()).chain(ps)
     });
-    let stored = s
-        .calibration
-        .of(ID)
-        .into_iter()
-        .flat_map(|m| m.keys().filter_map(|k| k.strip_prefix(RATE_PREFIX)));
-    let mut names: Vec<String> = Vec::new();
-    for n in used.chain(stored) {
-        if s.instance(n).is_some() && !names.iter().any(|m| m == n) {
-            names.push(n.to_string());
-        }
-    }
-    names
+    crate::calibration::rated_instances(s, ID, used)
 }
 
 /// Cynthia's factors for `s`, in the order they are fitted: one rate per

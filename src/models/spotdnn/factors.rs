@@ -14,21 +14,20 @@
 
 use std::collections::BTreeMap;
 
-use crate::calibration::{FactorKind, FactorSpec};
+use crate::calibration::{FactorKind, FactorSpec, Rates};
 use crate::scenario::Scenario;
 
 use super::section::ID;
 use super::{InstanceType, Workload};
 
-/// The key of an instance type's rate factor.
-pub const RATE_PREFIX: &str = "rate:";
+pub use crate::calibration::RATE_PREFIX;
 pub const PS_BANDWIDTH: &str = "ps_bandwidth";
 
 /// The factors as the model applies them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// `(instance, fraction of its compute)`.
-    pub rates: Vec<(String, f64)>,
+    pub rates: Rates,
     pub ps_bandwidth: f64,
 }
 
@@ -44,16 +43,17 @@ pub fn applied(s: &Scenario) -> Applied {
 /// finite: as published).
 pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
     let mut a = Applied {
-        rates: Vec::new(),
+        rates: Rates::default(),
         ps_bandwidth: 1.0,
     };
     for (name, &v) in stored {
         if !v.is_finite() {
             continue;
         }
-        if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-            a.rates.push((inst.to_string(), v));
-        } else if name == PS_BANDWIDTH {
+        if a.rates.take(name, v) {
+            continue;
+        }
+        if name == PS_BANDWIDTH {
             a.ps_bandwidth = v;
         }
     }
@@ -63,10 +63,7 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
 impl Applied {
     /// The fraction of `instance`'s compute (1 when not calibrated).
     pub fn rate(&self, instance: &str) -> f64 {
-        self.rates
-            .iter()
-            .find(|(n, _)| n == instance)
-            .map_or(1.0, |(_, v)| *v)
+        self.rates.of(instance)
     }
 
     /// `t` with its compute time at the achieved fraction (as
@@ -114,27 +111,7 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
         kind: FactorKind::Ratio,
     }];
     let fixed = out.len();
-    let mut names: Vec<&str> = Vec::new();
-    for run in &s.runs {
-        for g in &run.workers {
-            if !names.contains(&g.instance.as_str()) {
-                names.push(&g.instance);
-            }
-        }
-    }
-    if let Some(stored) = s.calibration.of(ID) {
-        for name in stored.keys() {
-            if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-                if !names.contains(&inst) {
-                    names.push(inst);
-                }
-            }
-        }
-    }
-    for name in names {
-        if s.instance(name).is_none() {
-            continue;
-        }
+    for name in crate::calibration::rated_instances(s, ID, crate::calibration::run_workers(s)) {
         out.push(FactorSpec {
             name: format!("{RATE_PREFIX}{name}"),
             label: format!("achieved fraction of {name}'s compute, against its measurement alone [×]"),

@@ -17,14 +17,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::calibration::{FactorKind, FactorSpec};
+use crate::calibration::{FactorKind, FactorSpec, Rates};
 use crate::scenario::Scenario;
 
 use super::predict::Candidate;
 use super::section::ID;
 
-/// The key of an instance type's rate factor.
-pub const RATE_PREFIX: &str = "rate:";
+pub use crate::calibration::RATE_PREFIX;
 pub const INTERCONNECT: &str = "interconnect";
 pub const NETWORK: &str = "network";
 pub const STALL: &str = "stall_s";
@@ -33,7 +32,7 @@ pub const STALL: &str = "stall_s";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// `(instance, fraction of its compute)`.
-    pub rates: Vec<(String, f64)>,
+    pub rates: Rates,
     pub interconnect: f64,
     pub network: f64,
     pub stall_s: f64,
@@ -51,7 +50,7 @@ pub fn applied(s: &Scenario) -> Applied {
 /// finite: as published).
 pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
     let mut a = Applied {
-        rates: Vec::new(),
+        rates: Rates::default(),
         interconnect: 1.0,
         network: 1.0,
         stall_s: 0.0,
@@ -60,9 +59,10 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
         if !v.is_finite() {
             continue;
         }
-        if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-            a.rates.push((inst.to_string(), v));
-        } else if name == INTERCONNECT {
+        if a.rates.take(name, v) {
+            continue;
+        }
+        if name == INTERCONNECT {
             a.interconnect = v;
         } else if name == NETWORK {
             a.network = v;
@@ -76,10 +76,7 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
 impl Applied {
     /// The fraction of `instance`'s compute (1 when not calibrated).
     pub fn rate(&self, instance: &str) -> f64 {
-        self.rates
-            .iter()
-            .find(|(n, _)| n == instance)
-            .map_or(1.0, |(_, v)| *v)
+        self.rates.of(instance)
     }
 
     /// `c` as calibrated: its GPUs' peak at the rate fraction, its links'
@@ -178,27 +175,7 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
         },
     ];
     let fixed = out.len();
-    let mut names: Vec<&str> = Vec::new();
-    for run in &s.runs {
-        for g in &run.workers {
-            if !names.contains(&g.instance.as_str()) {
-                names.push(&g.instance);
-            }
-        }
-    }
-    if let Some(stored) = s.calibration.of(ID) {
-        for name in stored.keys() {
-            if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-                if !names.contains(&inst) {
-                    names.push(inst);
-                }
-            }
-        }
-    }
-    for name in names {
-        if s.instance(name).is_none() {
-            continue;
-        }
+    for name in crate::calibration::rated_instances(s, ID, crate::calibration::run_workers(s)) {
         out.push(FactorSpec {
             name: format!("{RATE_PREFIX}{name}"),
             label: format!("achieved fraction of {name}'s GPU compute [×]"),

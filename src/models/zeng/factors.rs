@@ -16,14 +16,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::calibration::{FactorKind, FactorSpec};
+use crate::calibration::{FactorKind, FactorSpec, Rates};
 use crate::hardware::Processor;
 use crate::scenario::Scenario;
 
 use super::section::ID;
 
-/// `calibration.zeng`'s key of an instance's rate factor.
-pub const RATE_PREFIX: &str = "rate:";
+pub use crate::calibration::RATE_PREFIX;
 pub const LINK: &str = "link";
 pub const LATENCY: &str = "latency_s";
 
@@ -31,7 +30,7 @@ pub const LATENCY: &str = "latency_s";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// `(instance, fraction of its rate)`.
-    pub rates: Vec<(String, f64)>,
+    pub rates: Rates,
     pub link: f64,
     pub latency_s: f64,
 }
@@ -48,7 +47,7 @@ pub fn applied(s: &Scenario) -> Applied {
 /// published; a value that is not finite is left out).
 pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
     let mut a = Applied {
-        rates: Vec::new(),
+        rates: Rates::default(),
         link: 1.0,
         latency_s: 0.0,
     };
@@ -56,9 +55,10 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
         if !v.is_finite() {
             continue;
         }
-        if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-            a.rates.push((inst.to_string(), v));
-        } else if name == LINK {
+        if a.rates.take(name, v) {
+            continue;
+        }
+        if name == LINK {
             a.link = v;
         } else if name == LATENCY {
             a.latency_s = v;
@@ -70,10 +70,7 @@ pub fn from_values(stored: &BTreeMap<String, f64>) -> Applied {
 impl Applied {
     /// The fraction of `instance`'s rate (1 when not calibrated).
     pub fn rate(&self, instance: &str) -> f64 {
-        self.rates
-            .iter()
-            .find(|(n, _)| n == instance)
-            .map_or(1.0, |(_, v)| *v)
+        self.rates.of(instance)
     }
 
     /// `p` at the achieved fraction of its rate: the clock term scaled,
@@ -131,27 +128,7 @@ pub fn specs(s: &Scenario) -> Vec<FactorSpec> {
             kind: FactorKind::Offset,
         },
     ];
-    let mut names: Vec<&str> = Vec::new();
-    for run in &s.runs {
-        for g in &run.workers {
-            if !names.contains(&g.instance.as_str()) {
-                names.push(&g.instance);
-            }
-        }
-    }
-    if let Some(stored) = s.calibration.of(ID) {
-        for name in stored.keys() {
-            if let Some(inst) = name.strip_prefix(RATE_PREFIX) {
-                if !names.contains(&inst) {
-                    names.push(inst);
-                }
-            }
-        }
-    }
-    for name in names {
-        if s.instance(name).is_none() {
-            continue;
-        }
+    for name in crate::calibration::rated_instances(s, ID, crate::calibration::run_workers(s)) {
         out.push(FactorSpec {
             name: format!("{RATE_PREFIX}{name}"),
             label: format!("achieved fraction of {name}'s rate [×]"),
