@@ -21,6 +21,7 @@ pub mod runs;
 pub mod scenario;
 pub mod stats;
 mod tagged;
+pub mod uncertainty;
 pub mod worker;
 pub mod workload;
 

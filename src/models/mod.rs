@@ -137,6 +137,23 @@ pub trait Model: Sync {
     fn paper_check(&self) -> Option<&'static crate::runs::papers::PaperCheck> {
         None
     }
+    /// Its headline figures alone, for the many samples of an
+    /// uncertainty band (`crate::uncertainty`), assuming `s` passed
+    /// `validate_for(self)`: the same numbers as `report(s)`'s headline,
+    /// without what the band does not need (sweeps, charts, tables).
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        self.report(s).map(|r| r.headline)
+    }
+    /// The work of one `headline(s)` (default: the whole report's,
+    /// `work(s)`), which a band asks for once per sample.
+    fn headline_work(&self, s: &Scenario) -> Vec<Work> {
+        self.work(s)
+    }
+    /// Headline figure keys a goal bounds (a plan's training time, its
+    /// cost), for a band's probability of meeting the goal.
+    fn goal_figures(&self) -> &'static [(&'static str, crate::uncertainty::Goal)] {
+        &[]
+    }
     /// What its figures assume, in one sentence, for readers comparing two
     /// models' numbers for the same cluster.
     fn assumes(&self) -> &'static str {
@@ -290,6 +307,7 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
     for m in MODELS {
         errs.extend(m.validate(s));
     }
+    errs.extend(crate::uncertainty::validate(s));
     errs
 }
 
@@ -358,10 +376,18 @@ fn finite(model: &dyn Model, r: Report) -> Result<Report, Unavailable> {
     }
 }
 
+/// `r` with its uncertainty bands, when `s` gives ranges
+/// (`crate::uncertainty`).
+fn banded(model: &dyn Model, s: &Scenario, r: Report) -> Result<Report, Unavailable> {
+    let mut r = finite(model, r)?;
+    crate::uncertainty::add_bands(model, s, &mut r);
+    Ok(r)
+}
+
 /// Validates what `model` reads, then evaluates it.
 pub fn evaluate(model: &dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
     valid(model, s)?;
-    finite(model, model.report(s)?)
+    banded(model, s, model.report(s)?)
 }
 
 /// `evaluate` with the model's partial reports on the way.
@@ -371,7 +397,7 @@ pub fn evaluate_streamed(
     partial: &mut dyn FnMut(Report, u32, u32),
 ) -> Result<Report, Unavailable> {
     valid(model, s)?;
-    finite(model, model.report_streamed(s, partial)?)
+    banded(model, s, model.report_streamed(s, partial)?)
 }
 
 /// `Model::parts` of a scenario that passes `model`'s validation (0
@@ -395,7 +421,7 @@ pub fn assemble(
     valid(model, s)?;
     let r = model.assemble(s, parts)?;
     if parts.iter().all(Option::is_some) {
-        finite(model, r)
+        banded(model, s, r)
     } else {
         Ok(r)
     }

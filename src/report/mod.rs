@@ -82,6 +82,10 @@ pub struct Figure {
     /// Where the figure comes from, e.g. "Eq. 3" or "Algorithm 1/2".
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source: String,
+    /// Its spread when inputs are given ranges (`crate::uncertainty`);
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<crate::uncertainty::Band>,
 }
 
 /// A value as people read it: a number with its unit, or words.
@@ -189,6 +193,7 @@ impl Figure {
             label: label.into(),
             value,
             source: String::new(),
+            band: None,
         }
     }
 

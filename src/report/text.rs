@@ -74,6 +74,13 @@ fn figures(out: &mut String, list: &[Figure]) {
                 &format!("  {label}  {}  ({})", pad_right(v, value_w), f.source),
             );
         }
+        if let Some(b) = f
+            .band
+            .as_ref()
+            .and_then(|b| crate::uncertainty::display(b, &f.value))
+        {
+            line(out, &format!("  {}  {b}", pad_right("", label_w)));
+        }
     }
 }
 

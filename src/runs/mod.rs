@@ -226,6 +226,8 @@ pub fn run_scenario(s: &Scenario, run: &Run) -> Scenario {
         // calibrated (`crate::calibration`).
         calibration: s.calibration.clone(),
         models: s.models.clone(),
+        // Bands are of the scenario's figures, not of a run's prediction.
+        uncertainty: None,
     };
     set_run_cluster(&mut out, &s.hardware.cluster.ps, run);
     out

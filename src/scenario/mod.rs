@@ -61,6 +61,11 @@ pub struct Scenario {
     /// page clones and compares the scenario on every edit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, std::sync::Arc<serde_json::Value>>,
+    /// Ranges on inputs, for the headline figures' bands
+    /// (`crate::uncertainty`); absent unless given, so older documents
+    /// keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncertainty: Option<crate::uncertainty::Uncertainty>,
 }
 
 /// What is trained: the network (Zeng) and, for the planning models, a
@@ -161,6 +166,7 @@ impl Scenario {
             runs: Vec::new(),
             calibration: Default::default(),
             models: BTreeMap::new(),
+            uncertainty: None,
         }
     }
 

@@ -216,6 +216,7 @@ prop_compose! {
             runs: Vec::new(),
             calibration: Default::default(),
             models: BTreeMap::new(),
+            uncertainty: None,
         };
         s.set_section("zeng", &ZengSettings { flops_per_weight, sweep_max_workers: sweep, epoch_samples: epoch });
         s.set_section("cynthia", &CynthiaSettings { max_workers });

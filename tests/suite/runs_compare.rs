@@ -114,6 +114,7 @@ fn tiny() -> Scenario {
         ],
         calibration: Default::default(),
         models: BTreeMap::new(),
+        uncertainty: None,
     }
 }
 

@@ -85,6 +85,7 @@ fn small() -> Scenario {
         runs: Vec::new(),
         calibration: Default::default(),
         models: BTreeMap::new(),
+        uncertainty: None,
     }
 }
 

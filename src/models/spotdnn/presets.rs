@@ -192,6 +192,7 @@ pub fn table1_example() -> Scenario {
         runs: Vec::new(),
         calibration: Default::default(),
         models: Default::default(),
+        uncertainty: None,
     };
     s.set_section(super::section::ID, &resnet110());
     s

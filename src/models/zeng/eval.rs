@@ -374,6 +374,16 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
 /// The evaluation of a scenario that passed `validate_for(&Zeng)` (the
 /// registry validates before it asks for a report).
 pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
+    evaluate_with(s, true)
+}
+
+/// `evaluate_validated` without the sweeps (no worker or bandwidth
+/// lines): the headline's figures, for an uncertainty band's samples.
+pub fn evaluate_headline(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
+    evaluate_with(s, false)
+}
+
+fn evaluate_with(s: &Scenario, sweeps: bool) -> Result<ZengEvaluation, Vec<FieldError>> {
     let workers = worker_inputs(s)?;
     let (summary, net) = network_figures(s);
     let ps = &s.hardware.cluster.ps;
@@ -427,7 +437,11 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         p
     };
 
-    let max_n = settings.sweep_max_workers as usize;
+    let max_n = if sweeps {
+        settings.sweep_max_workers as usize
+    } else {
+        0
+    };
     // Every sweep's speedup over the same worker, so the lines compare.
     let baseline = speedup_baseline(&queue);
     let mut worker_sweeps = Vec::new();
@@ -478,6 +492,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError
         label: "this cluster".into(),
         points: bandwidth_grid()
             .into_iter()
+            .filter(|_| sweeps)
             .map(|b| {
                 point(
                     b,

@@ -138,6 +138,31 @@ impl Model for Zeng {
         run_predictor(s)
     }
 
+    /// The push queue once, without the sweeps.
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        given(s)?;
+        let e = super::eval::evaluate_headline(s).map_err(Unavailable::invalid)?;
+        Ok(super::report::headline(&e))
+    }
+
+    /// Worker positions in one push queue.
+    fn headline_work(&self, s: &Scenario) -> Vec<Work> {
+        let workers: f64 = s
+            .hardware
+            .cluster
+            .workers
+            .iter()
+            .map(|g| f64::from(g.count))
+            .sum();
+        vec![Work {
+            units: workers,
+            unit: "worker positions in the push queue",
+            limit: MAX_QUEUED,
+            field: "hardware.cluster.workers".into(),
+            reduce: "the number of workers".into(),
+        }]
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         given(s)?;
         let e = evaluate_validated(s).map_err(|errors| Unavailable::Invalid { errors })?;

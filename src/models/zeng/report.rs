@@ -67,7 +67,7 @@ fn regime_word(e: &ZengEvaluation) -> &'static str {
     }
 }
 
-fn headline(e: &ZengEvaluation) -> Vec<Figure> {
+pub fn headline(e: &ZengEvaluation) -> Vec<Figure> {
     let mut h = vec![
         Figure::new(
             "iteration-time",

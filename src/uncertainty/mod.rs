@@ -1,0 +1,380 @@
+//! Uncertainty bands (issue 35): any numeric input can be given a range
+//! (`Scenario::uncertainty`); each model's headline numbers then carry
+//! the 10th, 50th and 90th percentile of a seeded Monte Carlo over the
+//! ranges (`Figure::band`), and a figure a goal bounds carries the
+//! probability of meeting it.
+//!
+//! - Every range is sampled uniformly and independently in [min, max],
+//!   in the order of its path, from one SplitMix64 stream (`rng`): the
+//!   same seed gives the same bits natively and in wasm, and sample `k`
+//!   holds the same input values for every model.
+//! - Each range's path is resolved once to a setter (`paths`); a sample
+//!   writes its values into one working copy of the scenario and asks
+//!   the model for its headline alone (`Model::headline`).
+//! - The work is stated before it starts: samples × one headline's work
+//!   (`Model::headline_work`), within the model's own budget, else the
+//!   band is refused at `uncertainty.samples` and the report stands.
+//! - Percentiles interpolate linearly between order statistics (rank
+//!   `p·(n−1)`, Hyndman and Fan's type 7).
+
+pub mod paths;
+pub mod rng;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::errors::{err, FieldError};
+use crate::models::{Model, Work, MODELS};
+use crate::report::{fmt_count, Note, Report, Value};
+use crate::scenario::Scenario;
+
+pub use paths::Setter;
+
+/// The seed when the document gives none.
+pub const DEFAULT_SEED: u64 = 35;
+/// Samples when the document gives none.
+pub const DEFAULT_SAMPLES: u32 = 10_000;
+/// Fewest samples: below, the 10th and 90th percentiles are a sample or two.
+pub const MIN_SAMPLES: u32 = 100;
+pub const MAX_SAMPLES: u32 = 100_000;
+/// Most ranges in one scenario.
+pub const MAX_RANGES: usize = 64;
+/// Largest seed: JavaScript reads integers exactly up to 2^53 − 1.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// The scenario's `uncertainty` section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Uncertainty {
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default = "default_samples")]
+    pub samples: u32,
+    /// Scenario path → the range its value is drawn from (SI units).
+    #[serde(default)]
+    pub ranges: BTreeMap<String, Range>,
+}
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+fn default_samples() -> u32 {
+    DEFAULT_SAMPLES
+}
+
+impl Default for Uncertainty {
+    fn default() -> Self {
+        Uncertainty {
+            seed: DEFAULT_SEED,
+            samples: DEFAULT_SAMPLES,
+            ranges: BTreeMap::new(),
+        }
+    }
+}
+
+/// Where an input's value lies, in its stored (SI) unit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+}
+
+/// A headline number's spread over the samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Band {
+    pub p10: f64,
+    pub p50: f64,
+    pub p90: f64,
+    /// Samples the percentiles are taken over (a sample the model had no
+    /// finite value for is left out).
+    pub samples: u32,
+    /// The goal this figure is held against, and the share of samples
+    /// that meet it (value ≤ goal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<GoalOdds>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoalOdds {
+    /// "time goal" or "budget".
+    pub what: String,
+    /// The goal, in the figure's stored unit.
+    pub goal: f64,
+    /// Share of samples at or under it, 0 to 1.
+    pub probability: f64,
+}
+
+/// Which goal bounds a headline figure (`Model::goal_figures`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// `goals.time_s`; the figure is in seconds.
+    Time,
+    /// `goals.budget_usd`; the figure is in USD.
+    Budget,
+}
+
+impl Goal {
+    fn of(self, s: &Scenario) -> Option<(&'static str, f64)> {
+        match self {
+            Goal::Time => s.goals.time_s.map(|g| ("time goal", g)),
+            Goal::Budget => s.goals.budget_usd.map(|g| ("budget", g)),
+        }
+    }
+}
+
+/// A path's range checked and resolved.
+struct Resolved {
+    setter: Setter,
+    range: Range,
+}
+
+/// The checks of the `uncertainty` section, at `uncertainty.…`: the
+/// samples and seed in range, and each range on an input that takes one,
+/// finite, min ≤ max, and both ends inputs the scenario's own checks
+/// accept.
+pub fn validate(s: &Scenario) -> Vec<FieldError> {
+    let Some(u) = &s.uncertainty else {
+        return Vec::new();
+    };
+    let mut errs = Vec::new();
+    if !(MIN_SAMPLES..=MAX_SAMPLES).contains(&u.samples) {
+        errs.push(err(
+            "uncertainty.samples",
+            format!(
+                "the samples must be {} to {} (got {})",
+                fmt_count(f64::from(MIN_SAMPLES)),
+                fmt_count(f64::from(MAX_SAMPLES)),
+                fmt_count(f64::from(u.samples))
+            ),
+        ));
+    }
+    if u.seed > MAX_SEED {
+        errs.push(err(
+            "uncertainty.seed",
+            format!("the seed must be at most 2^53 − 1 = {MAX_SEED}, so JavaScript reads it exactly (got {})", u.seed),
+        ));
+    }
+    if u.ranges.len() > MAX_RANGES {
+        errs.push(err(
+            "uncertainty.ranges",
+            format!(
+                "{} ranges, more than the {MAX_RANGES} accepted: remove some",
+                u.ranges.len()
+            ),
+        ));
+        return errs;
+    }
+    let mut baseline: Option<Vec<FieldError>> = None;
+    for (path, range) in &u.ranges {
+        if let Err(e) = resolve_one(s, path, *range, &mut baseline) {
+            errs.push(e);
+        }
+    }
+    errs
+}
+
+/// The setter of one range, or its message at
+/// `uncertainty.ranges.<path>`. `baseline`: the scenario's own messages,
+/// computed once, so only what a range's end adds is blamed on it.
+fn resolve_one(
+    s: &Scenario,
+    path: &str,
+    range: Range,
+    baseline: &mut Option<Vec<FieldError>>,
+) -> Result<Resolved, FieldError> {
+    let at = format!("uncertainty.ranges.{path}");
+    let setter = paths::resolve(s, path).map_err(|m| err(&at, m))?;
+    let Range { min, max } = range;
+    if !(min.is_finite() && max.is_finite()) {
+        return Err(err(
+            &at,
+            format!("the range's min and max must be finite numbers (got {min} to {max})"),
+        ));
+    }
+    if min > max {
+        return Err(err(
+            &at,
+            format!("the range's min ({min}) is above its max ({max}): swap them"),
+        ));
+    }
+    let base = baseline.get_or_insert_with(|| inputs_errors(s));
+    for (end, v) in [("min", min), ("max", max)] {
+        let mut copy = s.clone();
+        setter.set(&mut copy, v);
+        if let Some(e) = inputs_errors(&copy).into_iter().find(|e| !base.contains(e)) {
+            return Err(err(&at, format!("the range's {end}: {}", e.message)));
+        }
+    }
+    Ok(Resolved { setter, range })
+}
+
+/// Every message about the inputs (shared fields and every model's
+/// section), without the `uncertainty` section's own.
+fn inputs_errors(s: &Scenario) -> Vec<FieldError> {
+    let mut errs = s.validate_shared();
+    for m in MODELS {
+        errs.extend(m.validate(s));
+    }
+    errs
+}
+
+/// The ranges of `s`, resolved; `None` when it has none, or any does not
+/// pass `validate` (its messages are at the fields).
+fn resolved(s: &Scenario) -> Option<(&Uncertainty, Vec<Resolved>)> {
+    let u = s.uncertainty.as_ref().filter(|u| !u.ranges.is_empty())?;
+    if !validate(s).is_empty() {
+        return None;
+    }
+    let mut baseline = None;
+    let list = u
+        .ranges
+        .iter()
+        .map(|(path, r)| resolve_one(s, path, *r, &mut baseline).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some((u, list))
+}
+
+/// The work of `model`'s bands on `s`: samples × one headline's work,
+/// each within the model's own budget, refused at `uncertainty.samples`.
+pub fn work(model: &dyn Model, s: &Scenario, samples: u32) -> Vec<Work> {
+    model
+        .headline_work(s)
+        .into_iter()
+        .map(|w| Work {
+            units: w.units * f64::from(samples),
+            field: "uncertainty.samples".into(),
+            reduce: format!("the band's samples, or {}", w.reduce),
+            ..w
+        })
+        .collect()
+}
+
+/// Adds the bands to `r`, `model`'s report of `s`, when `s` gives valid
+/// ranges; within the work budget, else a note says why there are none.
+pub fn add_bands(model: &dyn Model, s: &Scenario, r: &mut Report) {
+    let Some((u, ranges)) = resolved(s) else {
+        return;
+    };
+    let refused = crate::models::work::over_budget(model.name(), &work(model, s, u.samples));
+    if let Some(e) = refused.first() {
+        r.notes
+            .push(Note::warning(format!("No bands: {}.", e.message)).at(e.field.clone()));
+        return;
+    }
+    let keys: Vec<String> = r
+        .headline
+        .iter()
+        .filter(|f| f.value.number().is_some())
+        .map(|f| f.key.clone())
+        .collect();
+    if keys.is_empty() {
+        return;
+    }
+    let mut values: Vec<Vec<f64>> = vec![Vec::with_capacity(u.samples as usize); keys.len()];
+    let mut copy = s.clone();
+    let mut rng = rng::SplitMix64::new(u.seed);
+    for _ in 0..u.samples {
+        for x in &ranges {
+            let v = x.range.min + (x.range.max - x.range.min) * rng.next_unit();
+            x.setter.set(&mut copy, v);
+        }
+        let Ok(headline) = model.headline(&copy) else {
+            continue;
+        };
+        for (key, out) in keys.iter().zip(values.iter_mut()) {
+            if let Some(v) = headline
+                .iter()
+                .find(|f| &f.key == key)
+                .and_then(|f| f.value.number())
+                .filter(|v| v.is_finite())
+            {
+                out.push(v);
+            }
+        }
+    }
+    let goals = model.goal_figures();
+    for (key, mut vs) in keys.into_iter().zip(values) {
+        if vs.is_empty() {
+            continue;
+        }
+        vs.sort_by(f64::total_cmp);
+        let goal = goals
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, g)| g.of(s))
+            .map(|(what, goal)| GoalOdds {
+                what: what.into(),
+                goal,
+                probability: vs.partition_point(|&v| v <= goal) as f64 / vs.len() as f64,
+            });
+        let band = Band {
+            p10: percentile(&vs, 0.1),
+            p50: percentile(&vs, 0.5),
+            p90: percentile(&vs, 0.9),
+            samples: vs.len() as u32,
+            goal,
+        };
+        if let Some(f) = r.headline.iter_mut().find(|f| f.key == key) {
+            f.band = Some(band);
+        }
+    }
+    r.notes.push(
+        Note::info(format!(
+            "Bands: 10th–90th percentile of {} seeded samples (seed {}), each input drawn uniformly within its range: {}.",
+            fmt_count(f64::from(u.samples)),
+            u.seed,
+            u.ranges
+                .iter()
+                .map(|(p, r)| format!("{p} {} to {}", crate::report::fmt_sig(r.min), crate::report::fmt_sig(r.max)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+        .at("uncertainty"),
+    );
+}
+
+/// The `p` quantile of sorted, non-empty `v` (type 7).
+pub fn percentile(v: &[f64], p: f64) -> f64 {
+    let h = p * (v.len() - 1) as f64;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(v.len() - 1);
+    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
+}
+
+/// A band as people read it, in the figure's unit: "p10–p90 2.1 s – 2.6 s".
+pub fn display(band: &Band, value: &Value) -> Option<String> {
+    let Value::Number { unit, .. } = value else {
+        return None;
+    };
+    let mut out = format!(
+        "p10–p90 {} – {}",
+        unit.display(band.p10),
+        unit.display(band.p90)
+    );
+    if let Some(g) = &band.goal {
+        out.push_str(&format!(
+            ", {:.0}% within the {}",
+            g.probability * 100.0,
+            g.what
+        ));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::percentile;
+
+    #[test]
+    fn percentiles_interpolate_between_order_statistics() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(percentile(&v, 0.5), 3.0);
+        assert_eq!(percentile(&v, 0.1), 1.4);
+        assert_eq!(percentile(&v, 0.9), 4.6);
+        assert_eq!(percentile(&[7.0], 0.9), 7.0);
+    }
+}
