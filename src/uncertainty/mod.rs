@@ -347,11 +347,15 @@ pub fn display(band: &Band, value: &Value) -> Option<String> {
     let Value::Number { unit, .. } = value else {
         return None;
     };
-    let mut out = format!(
-        "p10–p90 {} – {}",
-        unit.display(band.p10),
-        unit.display(band.p90)
-    );
+    let mut out = if band.p10 == band.p90 {
+        "p10–p90: no spread over the given ranges".to_string()
+    } else {
+        format!(
+            "p10–p90 {} – {}",
+            unit.display(band.p10),
+            unit.display(band.p90)
+        )
+    };
     if let Some(g) = &band.goal {
         out.push_str(&format!(
             ", {:.0}% within the {}",

@@ -58,6 +58,7 @@ mod spotdnn_wasm_bench;
 mod stash_paper;
 mod stash_properties;
 mod stash_ranking;
+mod uncertainty;
 mod v1_documents;
 mod validation_ranges;
 mod zeng_cost;

@@ -185,6 +185,17 @@ pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldErro
 /// The evaluation of a scenario that passed `validate_for(&Cynthia)` (the
 /// registry validates before it asks for a report).
 pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
+    evaluate_with(s, true)
+}
+
+/// `evaluate_validated` of the given cluster alone, without the plan
+/// searches and cost curves: the headline's numbers, for an uncertainty
+/// band's samples.
+pub fn evaluate_cluster(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
+    evaluate_with(s, false)
+}
+
+fn evaluate_with(s: &Scenario, plans: bool) -> Result<CynthiaEvaluation, Vec<FieldError>> {
     let Some(profile) = &s.workload.profile else {
         return Err(vec![err(
             "workload.profile",
@@ -266,7 +277,7 @@ pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldEr
     }
     let max = super::section::settings(s).max_workers;
     let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());
-    if let (Some(l), Some(g), false) = (loss, goals.as_ref(), types.is_empty()) {
+    if let (Some(l), Some(g), false, true) = (loss, goals.as_ref(), types.is_empty(), plans) {
         let field = "goals.loss";
         let at_goal = |e: GoalError| vec![err(field, e.to_string())];
         paper = Some(algorithm1(profile, l, g, &types).map_err(at_goal)?);

@@ -79,6 +79,14 @@ impl Model for Cynthia {
         "Zheng, Xu, Chen, Zhou, Liu. Cynthia: Cost-Efficient Cloud Resource Provisioning for Predictable Distributed Deep Neural Network Training. ICPP 2019 (Eq. 1-14, Theorem 4.1, Algorithm 1)"
     }
 
+    /// This cluster's training time and cost to the loss goal.
+    fn goal_figures(&self) -> &'static [(&'static str, crate::uncertainty::Goal)] {
+        &[
+            ("train-time", crate::uncertainty::Goal::Time),
+            ("cost", crate::uncertainty::Goal::Budget),
+        ]
+    }
+
     fn needs(&self) -> &'static [Need] {
         &NEEDS
     }
@@ -133,6 +141,26 @@ impl Model for Cynthia {
 
     fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
         run_predictor(s)
+    }
+
+    /// The given cluster without the plan searches.
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        if s.workload.profile.is_none() {
+            return Err(Unavailable::missing("workload.profile", "a job profile"));
+        }
+        let e = super::eval::evaluate_cluster(s).map_err(Unavailable::invalid)?;
+        Ok(build(s, &e).headline)
+    }
+
+    /// One cluster's evaluation.
+    fn headline_work(&self, _s: &Scenario) -> Vec<Work> {
+        vec![Work {
+            units: 1.0,
+            unit: "candidate clusters",
+            limit: MAX_CANDIDATES,
+            field: "models.cynthia.max_workers".into(),
+            reduce: "the most workers to consider, or the catalog".into(),
+        }]
     }
 
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {

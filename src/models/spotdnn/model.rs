@@ -103,6 +103,14 @@ impl Model for SpotDnn {
         &[("timeline", "iteration"), ("cost", "frontier")]
     }
 
+    /// This cluster's training time and cost to the loss goal.
+    fn goal_figures(&self) -> &'static [(&'static str, crate::uncertainty::Goal)] {
+        &[
+            ("train-time", crate::uncertainty::Goal::Time),
+            ("cost", crate::uncertainty::Goal::Budget),
+        ]
+    }
+
     fn needs(&self) -> &'static [Need] {
         &NEEDS
     }
@@ -176,6 +184,22 @@ impl Model for SpotDnn {
         r.notes
             .extend(crate::calibration::calibrated_note(s, section::ID));
         Ok(r)
+    }
+
+    /// The given cluster without the plan searches and the replan.
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        prepare(s).map(|e| build(s, &e).headline)
+    }
+
+    /// One cluster's evaluation: no search.
+    fn headline_work(&self, _s: &Scenario) -> Vec<Work> {
+        vec![Work {
+            units: 1.0,
+            unit: "plan search steps",
+            limit: MAX_SEARCH_STEPS,
+            field: "hardware.cluster.workers".into(),
+            reduce: "the workers".into(),
+        }]
     }
 }
 

@@ -175,6 +175,11 @@ impl Model for Stash {
             .extend(crate::calibration::calibrated_note(s, section::ID));
         Ok(r)
     }
+
+    /// The evaluation without the report's tables and charts.
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        evaluate(s).map(|e| super::report::headline(&e))
+    }
 }
 
 /// The run as a configuration of `m` machines of one type, predicted at

@@ -90,7 +90,7 @@ fn worst_stall(e: &StashEvaluation) -> Option<(String, StallKind, f64)> {
         .reduce(|a, b| if b.2 > a.2 { b } else { a })
 }
 
-fn headline(e: &StashEvaluation) -> Vec<Figure> {
+pub fn headline(e: &StashEvaluation) -> Vec<Figure> {
     let mut h = Vec::new();
     if let Some((config, kind, f)) = worst_stall(e) {
         h.push(

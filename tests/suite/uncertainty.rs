@@ -1,0 +1,251 @@
+//! Uncertainty bands (issue 35 item 4): a band holds the deterministic
+//! value when the input's range is centred on it; a link-bandwidth range
+//! on a communication-bound Zeng cluster worked by hand (T = a + k/B, so
+//! the 10th percentile of T is T at the 90th percentile of B); the same
+//! seed gives the same bits (exact expected bits, so the wasm32 run of
+//! this suite proves native = wasm); bad ranges refused at their field;
+//! a band over the work budget refused in one sentence; and no ranges,
+//! no change.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use std::collections::BTreeMap;
+
+use ddnn_planner::models::zeng::eval::network_figures;
+use ddnn_planner::models::{by_id, evaluate, evaluate_all, validate};
+use ddnn_planner::report::Report;
+use ddnn_planner::scenario::Scenario;
+use ddnn_planner::uncertainty::{Band, Range, Uncertainty};
+
+/// The landing example (VGG-16, 2× Quadro RTX 4000 + 1× GTX 1060, 1 GbE)
+/// with `ranges`.
+fn with_ranges(ranges: &[(&str, f64, f64)], samples: u32) -> Scenario {
+    let mut s = Scenario::example();
+    s.uncertainty = Some(Uncertainty {
+        samples,
+        ranges: ranges
+            .iter()
+            .map(|&(p, min, max)| (p.to_string(), Range { min, max }))
+            .collect(),
+        ..Uncertainty::default()
+    });
+    s
+}
+
+fn zeng(s: &Scenario) -> Report {
+    let m = by_id("zeng").expect("zeng is registered");
+    evaluate(m, s).expect("the example evaluates")
+}
+
+fn band(r: &Report, key: &str) -> Band {
+    r.figure(key)
+        .and_then(|f| f.band.clone())
+        .unwrap_or_else(|| panic!("{} has no band on {key}", r.model))
+}
+
+fn number(r: &Report, key: &str) -> f64 {
+    r.figure(key)
+        .and_then(|f| f.value.number())
+        .unwrap_or_else(|| panic!("{} has no number {key}", r.model))
+}
+
+/// 1 GbE [B/s], the example's PS link.
+const GBE: f64 = 1.25e8;
+
+#[test]
+fn bands_hold_the_value_when_the_range_is_centred_on_it() {
+    // ±20% on the link around the example's 1 GbE, and 0 to 0.2 s of
+    // start-up time around 0.1 s (the example's 0 s is the lowest).
+    let mut s = with_ranges(
+        &[
+            ("hardware.cluster.ps.link", 0.8 * GBE, 1.2 * GBE),
+            ("hardware.cluster.ps.latency", 0.0, 0.2),
+        ],
+        2_000,
+    );
+    s.hardware.cluster.ps.latency_s = 0.1;
+    let mut checked = 0;
+    for (m, r) in evaluate_all(&s) {
+        let Ok(r) = r else { continue };
+        for f in &r.headline {
+            let (Some(v), Some(b)) = (f.value.number(), &f.band) else {
+                continue;
+            };
+            // Monotone in both inputs: the centre's value lies between
+            // the 10th and 90th percentiles (exactly, no tolerance).
+            assert!(
+                b.p10 <= v && v <= b.p90,
+                "{} {}: {v} outside {} to {}",
+                m.id(),
+                f.key,
+                b.p10,
+                b.p90
+            );
+            assert!(b.p10 <= b.p50 && b.p50 <= b.p90);
+            assert_eq!(b.samples, 2_000);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "only {checked} bands");
+    let r = zeng(&s);
+    let b = band(&r, "iteration-time");
+    assert!(b.p10 < b.p90, "the link moves the iteration time");
+}
+
+#[test]
+fn a_link_range_on_a_communication_bound_cluster_follows_one_over_b() {
+    let (lo, hi) = (1.0e8, 1.5e8);
+    let s = with_ranges(&[("hardware.cluster.ps.link", lo, hi)], 10_000);
+    let at = |b: f64| {
+        let mut d = Scenario::example();
+        d.hardware.cluster.ps.link_bytes_per_s = Some(b);
+        number(&zeng(&d), "iteration-time")
+    };
+    // Communication-bound at every bandwidth of the range (Eq. 32): the
+    // 3 workers' pushes and pulls of G bytes queue one after another on
+    // the link, so T(B) = a + 6·G/B, a the compute before the first push.
+    let (_, net) = network_figures(&s);
+    assert_eq!(net.transfer_bytes, net.pull_bytes);
+    let k = 6.0 * net.transfer_bytes;
+    let a = at(hi) - k / hi;
+    for b in [lo, 1.25e8] {
+        assert!(
+            ((a + k / b) / at(b) - 1.0).abs() < 1e-12,
+            "T({b}) is not a + 6G/B"
+        );
+    }
+    // B uniform on [lo, hi]: its q quantile is lo + q (hi − lo), and T
+    // falls as B rises, so T's 10th percentile is T at B's 90th.
+    let t = |q: f64| a + k / (lo + q * (hi - lo));
+    let b = band(&zeng(&s), "iteration-time");
+    // Tolerance: the sample quantile of 10,000 draws is within about
+    // 3 standard errors (√(0.09/10,000) = 0.3% of the range in q) of the
+    // true one; 0.5% of T covers it.
+    for (got, want, name) in [
+        (b.p10, t(0.9), "p10"),
+        (b.p50, t(0.5), "p50"),
+        (b.p90, t(0.1), "p90"),
+    ] {
+        assert!(
+            (got / want - 1.0).abs() < 5e-3,
+            "{name}: {got} s, by hand {want} s"
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bits_natively_and_in_wasm() {
+    let s = with_ranges(
+        &[
+            ("hardware.cluster.ps.link", 1.0e8, 1.5e8),
+            ("calibration.zeng.link", 0.8, 1.0),
+        ],
+        1_000,
+    );
+    let b = band(&zeng(&s), "iteration-time");
+    assert_eq!(b, band(&zeng(&s), "iteration-time"));
+    // Seed 35, 1,000 samples, as computed natively; the wasm32 run of
+    // this suite must give the same bits.
+    assert_eq!(
+        [b.p10.to_bits(), b.p50.to_bits(), b.p90.to_bits()],
+        [
+            0x4039_4857_d543_1191,
+            0x403d_ec22_bbf2_f345,
+            0x4042_69f6_5682_7ed8
+        ],
+        "{b:?}"
+    );
+    let mut other = s.clone();
+    if let Some(u) = other.uncertainty.as_mut() {
+        u.seed = 36;
+    }
+    assert_ne!(b, band(&zeng(&other), "iteration-time"));
+}
+
+#[test]
+fn bad_ranges_are_refused_at_their_field() {
+    let s = with_ranges(
+        &[
+            ("hardware.cluster.ps.link", 2.0e8, 1.0e8),
+            ("hardware.cluster.ps.bandwidth", 1.0, 2.0),
+            ("calibration.zeng.link", 0.01, 1.0),
+            ("models.zeng.no_such_input", 1.0, 2.0),
+        ],
+        1_000,
+    );
+    let errs: BTreeMap<String, String> = validate(&s)
+        .into_iter()
+        .map(|e| (e.field, e.message))
+        .collect();
+    assert_eq!(
+        errs.get("uncertainty.ranges.hardware.cluster.ps.link")
+            .map(String::as_str),
+        Some("the range's min (200000000) is above its max (100000000): swap them")
+    );
+    let unknown = &errs["uncertainty.ranges.hardware.cluster.ps.bandwidth"];
+    assert!(
+        unknown.starts_with("this is not an input a range can be given on"),
+        "{unknown}"
+    );
+    assert_eq!(
+        errs.get("uncertainty.ranges.calibration.zeng.link").map(String::as_str),
+        Some("the range's min: effective fraction of the PS link's bandwidth [×] must be 0.05 to 1.5 ×")
+    );
+    assert!(errs["uncertainty.ranges.models.zeng.no_such_input"].contains("no number"));
+    assert_eq!(errs.len(), 4, "{errs:?}");
+    // Refused ranges give no band; the report stands.
+    assert!(zeng(&s).headline.iter().all(|f| f.band.is_none()));
+    // Too few samples, at its field.
+    let few = with_ranges(&[("hardware.cluster.ps.link", 1.0e8, 1.5e8)], 10);
+    assert!(validate(&few)
+        .iter()
+        .any(|e| e.field == "uncertainty.samples"
+            && e.message == "the samples must be 100 to 100,000 (got 10)"));
+}
+
+#[test]
+fn a_band_over_the_work_budget_is_refused_before_it_starts() {
+    // 300 workers × 100,000 samples = 3e7 worker positions, over the 2e7
+    // Zeng takes on.
+    let mut s = with_ranges(&[("hardware.cluster.ps.link", 1.0e8, 1.5e8)], 100_000);
+    s.hardware.cluster.workers.truncate(1);
+    s.hardware.cluster.workers[0].count = 300;
+    let r = zeng(&s);
+    assert!(r.headline.iter().all(|f| f.band.is_none()));
+    let note = r
+        .notes
+        .iter()
+        .find(|n| n.field.as_deref() == Some("uncertainty.samples"))
+        .expect("the refusal is a note at the samples");
+    assert!(
+        note.text.contains("reduce the band's samples"),
+        "{}",
+        note.text
+    );
+}
+
+#[test]
+fn a_model_input_and_a_calibration_factor_take_ranges() {
+    let s = with_ranges(
+        &[
+            ("models.zeng.flops_per_weight", 5.0, 7.0),
+            ("calibration.zeng.latency_s", 0.0, 0.5),
+        ],
+        500,
+    );
+    assert!(validate(&s).is_empty(), "{:?}", validate(&s));
+    let b = band(&zeng(&s), "iteration-time");
+    assert!(b.p10 < b.p90);
+}
+
+#[test]
+fn no_ranges_no_change() {
+    let plain = Scenario::example();
+    assert!(!plain.to_json().contains("uncertainty"));
+    let mut empty = plain.clone();
+    empty.uncertainty = Some(Uncertainty::default());
+    let a: Vec<_> = evaluate_all(&plain).into_iter().map(|(_, r)| r).collect();
+    let b: Vec<_> = evaluate_all(&empty).into_iter().map(|(_, r)| r).collect();
+    assert_eq!(a, b);
+}
