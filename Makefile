@@ -193,10 +193,10 @@ e2e:
 BUILD ?= 1
 BENCH_DIR := $(ROOT)/target/bench
 bench: tools
-	$(call step,cargo bench (native timings: tests/bench/zeng.rs, calibration.rs, cynthia.rs, spotdnn.rs, stash.rs, li.rs, trace.rs))
+	$(call step,cargo bench (native timings: tests/bench/zeng.rs, calibration.rs, cynthia.rs, spotdnn.rs, stash.rs, li.rs, trace.rs, uncertainty.rs))
 	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
-	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench calibration --bench cynthia --bench spotdnn --bench stash --bench li --bench trace
-	$(call step,the core timed in headless Chromium (wasm32, the web profile: tests/suite/spotdnn_wasm_bench.rs, li_wasm_bench.rs, calibration_wasm_bench.rs))
+	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench calibration --bench cynthia --bench spotdnn --bench stash --bench li --bench trace --bench uncertainty
+	$(call step,the core timed in headless Chromium (wasm32, the web profile: tests/suite/spotdnn_wasm_bench.rs, li_wasm_bench.rs, calibration_wasm_bench.rs, uncertainty_wasm_bench.rs))
 	@rm -rf $(WASM_TEST_TMP) && mkdir -p $(WASM_TEST_TMP)
 	status=0; TMPDIR=$(WASM_TEST_TMP) $(WASM_TEST_ENV) WASM_BINDGEN_USE_BROWSER=1 \
 	  cargo test --profile web --target $(WASM_TARGET) --test suite wasm_bench -- --include-ignored --nocapture \

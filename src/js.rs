@@ -48,6 +48,19 @@ export interface Figure {
   value: Value;
   /** Where it comes from, e.g. "Algorithm 1/2". */
   source?: string;
+  /** Its spread when the scenario gives ranges (`uncertainty`), in the value's SI unit. */
+  band?: Band;
+}
+
+/** 10th, 50th and 90th percentile of a seeded Monte Carlo over the scenario's ranges. */
+export interface Band {
+  p10: number;
+  p50: number;
+  p90: number;
+  /** Samples with a finite value. */
+  samples: number;
+  /** The goal the figure is held against and the share of samples meeting it (0 to 1). */
+  goal?: { what: string; goal: number; probability: number };
 }
 
 export interface Column { label: string; unit: Unit }

@@ -59,6 +59,7 @@ mod stash_paper;
 mod stash_properties;
 mod stash_ranking;
 mod uncertainty;
+mod uncertainty_wasm_bench;
 mod v1_documents;
 mod validation_ranges;
 mod zeng_cost;

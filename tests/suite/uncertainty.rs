@@ -249,3 +249,71 @@ fn no_ranges_no_change() {
     let b: Vec<_> = evaluate_all(&empty).into_iter().map(|(_, r)| r).collect();
     assert_eq!(a, b);
 }
+
+/// `ddnn-planner eval` shows the bands where ranges are given, in text and
+/// JSON, and refuses a bad range naming its field.
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use super::*;
+    use crate::cli::{run, EX};
+
+    fn file(name: &str, s: &Scenario) -> String {
+        let dir = std::env::temp_dir().join(format!("ddnn-uncertainty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join(name);
+        std::fs::write(&path, s.to_json()).unwrap_or_else(|e| panic!("{e}"));
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn eval_shows_bands_in_text_and_json() {
+        let text = std::fs::read_to_string(format!("{EX}cifar10-bsp-m4.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut s = ddnn_planner::models::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        s.uncertainty = Some(Uncertainty {
+            samples: 1_000,
+            ranges: [(
+                "hardware.catalog[0].flops_per_s".to_string(),
+                Range {
+                    min: 3.0e9,
+                    max: 4.0e9,
+                },
+            )]
+            .into(),
+            ..Uncertainty::default()
+        });
+        let path = file("bands.json", &s);
+        let (code, out, err) = run(&["eval", &path, "--model", "cynthia"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("p10–p90 "), "{out}");
+        assert!(out.contains("within the time goal"), "{out}");
+        assert!(
+            out.contains("Bands: 10th–90th percentile of 1,000 seeded samples"),
+            "{out}"
+        );
+        let (code, json, _) = run(&["eval", &path, "--format", "json"]);
+        assert_eq!(code, 0);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        let train = v["models"]["cynthia"]["report"]["headline"]
+            .as_array()
+            .and_then(|h| h.iter().find(|f| f["key"] == "train-time"))
+            .cloned()
+            .unwrap_or_default();
+        let (p10, p90) = (train["band"]["p10"].as_f64(), train["band"]["p90"].as_f64());
+        assert!(matches!((p10, p90), (Some(a), Some(b)) if a < b), "{train}");
+        assert!(train["band"]["goal"]["probability"].is_number(), "{train}");
+
+        if let Some(u) = s.uncertainty.as_mut() {
+            u.ranges.insert(
+                "hardware.cluster.ps.link".into(),
+                Range { min: 2.0, max: 1.0 },
+            );
+        }
+        let (code, _, err) = run(&["eval", &file("bad.json", &s)]);
+        assert_ne!(code, 0);
+        assert!(
+            err.contains("uncertainty.ranges.hardware.cluster.ps.link: the range's min (2) is above its max (1): swap them"),
+            "{err}"
+        );
+    }
+}
