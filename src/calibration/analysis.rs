@@ -63,6 +63,7 @@ impl Model for Calibrate {
         for (m, result) in &results {
             if let Ok(c) = result {
                 r.actions.extend(apply(s, *m, c));
+                r.actions.extend(spread_as_bands(s, *m, c));
             }
             if s.calibration.of(m.id()).is_some() {
                 r.actions.push(Action {
@@ -142,5 +143,56 @@ fn apply(s: &Scenario, m: &dyn Model, c: &ModelCalibration) -> Option<Action> {
             m.name()
         ),
         patch: json!({ "calibration": { m.id(): Value::Object(obj) } }),
+    })
+}
+
+/// "Use the spread as bands": the calibrated factors, and each fitted
+/// factor's leave-one-out spread as its range (`uncertainty.ranges`), so
+/// every headline figure carries the band the runs allow. Other ranges
+/// stay; none when no factor's refits differ or it is there already.
+fn spread_as_bands(s: &Scenario, m: &dyn Model, c: &ModelCalibration) -> Option<Action> {
+    let spreads: Vec<(String, f64, f64)> = c
+        .factors
+        .iter()
+        .filter_map(|f| {
+            f.spread
+                .map(|(lo, hi)| (format!("calibration.{}.{}", m.id(), f.spec.name), lo, hi))
+        })
+        .collect();
+    if spreads.is_empty() {
+        return None;
+    }
+    let stored = s.uncertainty.as_ref().map(|u| &u.ranges);
+    let present = spreads.iter().all(|(p, lo, hi)| {
+        stored
+            .and_then(|r| r.get(p))
+            .is_some_and(|r| r.min == *lo && r.max == *hi)
+    });
+    if present && s.calibration.of(m.id()) == Some(&c.values()) {
+        return None;
+    }
+    let mut ranges = Map::new();
+    for (p, lo, hi) in &spreads {
+        ranges.insert(p.clone(), json!({ "min": lo, "max": hi }));
+    }
+    let mut patch = apply(s, m, c).map_or_else(|| json!({}), |a| a.patch);
+    if let Some(obj) = patch.as_object_mut() {
+        obj.insert(
+            "uncertainty".into(),
+            json!({ "ranges": Value::Object(ranges) }),
+        );
+    }
+    let list: Vec<String> = spreads
+        .iter()
+        .map(|(p, lo, hi)| format!("{p} {lo:.4} to {hi:.4}"))
+        .collect();
+    Some(Action {
+        key: format!("{}-bands", m.id()),
+        label: format!("Use the runs' spread as {}'s bands", m.name()),
+        description: format!(
+            "Stores the calibrated factors and, as uncertainty ranges, each fitted factor's least and greatest value over the fit and its leave-one-out refits ({}): every headline figure of the models then shows its 10th-90th percentile band.",
+            list.join("; ")
+        ),
+        patch,
     })
 }

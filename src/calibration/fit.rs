@@ -116,6 +116,12 @@ pub struct FactorFit {
     /// Its calibrated value (the published one unless fitted).
     pub value: f64,
     pub status: Status,
+    /// The least and greatest of its value over the fit on every run and
+    /// each leave-one-out refit, when fitted and they differ: how far one
+    /// run moves it, offered as its uncertainty range
+    /// (`crate::uncertainty`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spread: Option<(f64, f64)>,
 }
 
 /// One run: measured, and the model's prediction as published,
@@ -699,6 +705,7 @@ pub fn calibrate_model(
     let fit = fit_on(&mut d, &specs, &cands, &all, &starts(&specs, &cands, opts))?;
     let calibrated: Vec<Option<f64>> = all.iter().map(|&k| d.predict(&specs, &fit.x, k)).collect();
     let mut loo: Vec<Option<f64>> = vec![None; usable.len()];
+    let mut refits: Vec<Vec<f64>> = Vec::new();
     let mut loo_note = None;
     if !opts.leave_one_out {
         loo_note = Some("leave-one-out not asked for".to_string());
@@ -718,7 +725,10 @@ pub fn calibrate_model(
         for k in 0..usable.len() {
             let others: Vec<usize> = all.iter().copied().filter(|&q| q != k).collect();
             match fit_on(&mut d, &specs, &cands, &others, &warm) {
-                Ok(f) => loo[k] = d.predict(&specs, &f.x, k),
+                Ok(f) => {
+                    loo[k] = d.predict(&specs, &f.x, k);
+                    refits.push(f.x);
+                }
                 Err(e) => failed.push(format!("'{}': {e}", s.runs[usable[k]].label)),
             }
         }
@@ -761,14 +771,27 @@ pub fn calibrate_model(
         .into_iter()
         .zip(fit.x)
         .zip(fit.status)
-        .map(|((spec, value), status)| FactorFit {
-            value: if status.fitted() {
-                value
-            } else {
-                spec.published
-            },
-            spec,
-            status,
+        .enumerate()
+        .map(|(j, ((spec, value), status))| {
+            let spread = status
+                .fitted()
+                .then(|| {
+                    refits
+                        .iter()
+                        .filter_map(|x| x.get(j).copied())
+                        .fold((value, value), |(lo, hi), v| (lo.min(v), hi.max(v)))
+                })
+                .filter(|(lo, hi)| lo < hi);
+            FactorFit {
+                value: if status.fitted() {
+                    value
+                } else {
+                    spec.published
+                },
+                spec,
+                status,
+                spread,
+            }
         })
         .collect();
     Ok(ModelCalibration {

@@ -9,7 +9,7 @@ use super::fit::{ModelCalibration, Status};
 use super::CalibrationError;
 use crate::models::Model;
 use crate::report::{
-    fmt_count, Chart, Column, Figure, Note, Report, Series, Style, Table, Unit, Value,
+    fmt_count, fmt_sig, Chart, Column, Figure, Note, Report, Series, Style, Table, Unit, Value,
 };
 use crate::runs::report::{identity_line, parity_axis};
 use crate::runs::Measure;
@@ -156,6 +156,9 @@ fn factor_table(c: &ModelCalibration) -> Table {
                 Value::text(format!("{} to {}", f.spec.min, f.spec.max)),
                 Value::num(f.spec.published, Unit::None),
                 Value::num(f.value, Unit::None),
+                f.spread.map_or(Value::Empty, |(lo, hi)| {
+                    Value::text(format!("{} to {}", fmt_sig(lo), fmt_sig(hi)))
+                }),
                 Value::text(status),
                 Value::text(&f.spec.scales),
             ]
@@ -171,6 +174,7 @@ fn factor_table(c: &ModelCalibration) -> Table {
             Column::new("bounds", Unit::None),
             Column::new("published", Unit::None),
             Column::new("calibrated", Unit::None),
+            Column::new("leave-one-out spread", Unit::None),
             Column::new("status", Unit::None),
             Column::new("scales", Unit::None),
         ],

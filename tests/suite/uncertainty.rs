@@ -317,3 +317,40 @@ mod cli {
         );
     }
 }
+
+#[test]
+fn the_calibration_offers_the_runs_spread_as_bands() {
+    let s = ddnn_planner::models::from_json(include_str!(
+        "../../public/examples/zeng-tables6-7-vgg16-runs.json"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = evaluate(&ddnn_planner::calibration::analysis::CALIBRATE, &s)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let action = r
+        .actions
+        .iter()
+        .find(|a| a.key == "zeng-bands")
+        .unwrap_or_else(|| panic!("no bands action: {:?}", r.actions));
+    let banded =
+        ddnn_planner::scenario::patch::apply(&s, &action.patch).unwrap_or_else(|e| panic!("{e}"));
+    assert!(validate(&banded).is_empty(), "{:?}", validate(&banded));
+    let u = banded.uncertainty.as_ref().expect("ranges stored");
+    assert!(!u.ranges.is_empty());
+    for (path, range) in &u.ranges {
+        // Each range holds the calibrated value it is the spread of.
+        let name = path
+            .strip_prefix("calibration.zeng.")
+            .unwrap_or_else(|| panic!("{path}"));
+        let v = banded
+            .calibration
+            .get("zeng", name)
+            .unwrap_or_else(|| panic!("{name} calibrated"));
+        assert!(
+            range.min <= v && v <= range.max,
+            "{path}: {v} outside {range:?}"
+        );
+        assert!(range.min < range.max);
+    }
+    let b = band(&zeng(&banded), "iteration-time");
+    assert!(b.p10 < b.p90, "{b:?}");
+}
