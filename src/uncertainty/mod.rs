@@ -134,8 +134,13 @@ struct Resolved {
 /// finite, min ≤ max, and both ends inputs the scenario's own checks
 /// accept.
 pub fn validate(s: &Scenario) -> Vec<FieldError> {
+    checked(s).err().unwrap_or_default()
+}
+
+/// The section and its ranges resolved, or every message about it.
+fn checked(s: &Scenario) -> Result<Option<(&Uncertainty, Vec<Resolved>)>, Vec<FieldError>> {
     let Some(u) = &s.uncertainty else {
-        return Vec::new();
+        return Ok(None);
     };
     let mut errs = Vec::new();
     if !(MIN_SAMPLES..=MAX_SAMPLES).contains(&u.samples) {
@@ -163,15 +168,21 @@ pub fn validate(s: &Scenario) -> Vec<FieldError> {
                 u.ranges.len()
             ),
         ));
-        return errs;
+        return Err(errs);
     }
     let mut baseline: Option<Vec<FieldError>> = None;
+    let mut list = Vec::new();
     for (path, range) in &u.ranges {
-        if let Err(e) = resolve_one(s, path, *range, &mut baseline) {
-            errs.push(e);
+        match resolve_one(s, path, *range, &mut baseline) {
+            Ok(r) => list.push(r),
+            Err(e) => errs.push(e),
         }
     }
-    errs
+    if errs.is_empty() {
+        Ok(Some((u, list)))
+    } else {
+        Err(errs)
+    }
 }
 
 /// The setter of one range, or its message at
@@ -222,17 +233,10 @@ fn inputs_errors(s: &Scenario) -> Vec<FieldError> {
 /// The ranges of `s`, resolved; `None` when it has none, or any does not
 /// pass `validate` (its messages are at the fields).
 fn resolved(s: &Scenario) -> Option<(&Uncertainty, Vec<Resolved>)> {
-    let u = s.uncertainty.as_ref().filter(|u| !u.ranges.is_empty())?;
-    if !validate(s).is_empty() {
-        return None;
-    }
-    let mut baseline = None;
-    let list = u
-        .ranges
-        .iter()
-        .map(|(path, r)| resolve_one(s, path, *r, &mut baseline).ok())
-        .collect::<Option<Vec<_>>>()?;
-    Some((u, list))
+    checked(s)
+        .ok()
+        .flatten()
+        .filter(|(u, _)| !u.ranges.is_empty())
 }
 
 /// The work of `model`'s bands on `s`: samples × one headline's work,
