@@ -16,6 +16,7 @@ mod model_inputs;
 mod module_worker;
 mod plotly_js;
 mod plotly_slices;
+mod ranges_panel;
 mod report_view;
 mod runs_panel;
 mod state;

@@ -190,7 +190,10 @@ pub fn ReportBody(
             view! {
                 <div class=class>
                     <span class="kpi-label">{f.label.clone()}</span>
-                    <span class="kpi-value" data-testid=testid title=title>{f.value.display()}</span>
+                    <span class="kpi-value" data-testid=testid.clone() title=title>{f.value.display()}</span>
+                    {f.band.as_ref().and_then(|b| crate::uncertainty::display(b, &f.value)).map(|b| view! {
+                        <span class="kpi-band" data-testid=format!("{testid}-band")>{b}</span>
+                    })}
                     {(!f.source.is_empty()).then(|| view! { <span class="kpi-source">{f.source.clone()}</span> })}
                 </div>
             }

@@ -10,7 +10,10 @@ use super::fields::gradual;
 use super::model_inputs::PANELS;
 use super::report_view::{slot_figure, ChartTable, ModelResults, ReportBody, RuntimeStatus};
 use super::state::{InputTab, ModelSlot, OVERVIEW};
-use super::{catalog_panel, cluster_panel, expect_state, goals_panel, runs_panel, workload_panel};
+use super::{
+    catalog_panel, cluster_panel, expect_state, goals_panel, ranges_panel, runs_panel,
+    workload_panel,
+};
 
 /// The analyses' ids (`worker::ANALYSES`).
 const RUNS: &str = "runs";
@@ -327,6 +330,7 @@ fn ModelPanels() -> impl IntoView {
     view! {
         <div class="panels" aria-busy=move || (built.get() < total).then_some("true")>
             <goals_panel::GoalsPanel />
+            <ranges_panel::RangesPanel />
             {panels}
         </div>
     }

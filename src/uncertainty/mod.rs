@@ -170,10 +170,9 @@ fn checked(s: &Scenario) -> Result<Option<(&Uncertainty, Vec<Resolved>)>, Vec<Fi
         ));
         return Err(errs);
     }
-    let mut baseline: Option<Vec<FieldError>> = None;
     let mut list = Vec::new();
     for (path, range) in &u.ranges {
-        match resolve_one(s, path, *range, &mut baseline) {
+        match resolve_one(s, path, *range) {
             Ok(r) => list.push(r),
             Err(e) => errs.push(e),
         }
@@ -186,14 +185,9 @@ fn checked(s: &Scenario) -> Result<Option<(&Uncertainty, Vec<Resolved>)>, Vec<Fi
 }
 
 /// The setter of one range, or its message at
-/// `uncertainty.ranges.<path>`. `baseline`: the scenario's own messages,
-/// computed once, so only what a range's end adds is blamed on it.
-fn resolve_one(
-    s: &Scenario,
-    path: &str,
-    range: Range,
-    baseline: &mut Option<Vec<FieldError>>,
-) -> Result<Resolved, FieldError> {
+/// `uncertainty.ranges.<path>`: the input's own checks run at both ends,
+/// and only what an end adds to the scenario's messages is blamed on it.
+fn resolve_one(s: &Scenario, path: &str, range: Range) -> Result<Resolved, FieldError> {
     let at = format!("uncertainty.ranges.{path}");
     let setter = paths::resolve(s, path).map_err(|m| err(&at, m))?;
     let Range { min, max } = range;
@@ -209,25 +203,32 @@ fn resolve_one(
             format!("the range's min ({min}) is above its max ({max}): swap them"),
         ));
     }
-    let base = baseline.get_or_insert_with(|| inputs_errors(s));
+    let base = checks_of(&setter, s);
     for (end, v) in [("min", min), ("max", max)] {
         let mut copy = s.clone();
         setter.set(&mut copy, v);
-        if let Some(e) = inputs_errors(&copy).into_iter().find(|e| !base.contains(e)) {
+        if let Some(e) = checks_of(&setter, &copy)
+            .into_iter()
+            .find(|e| !base.contains(e))
+        {
             return Err(err(&at, format!("the range's {end}: {}", e.message)));
         }
     }
     Ok(Resolved { setter, range })
 }
 
-/// Every message about the inputs (shared fields and every model's
-/// section), without the `uncertainty` section's own.
-fn inputs_errors(s: &Scenario) -> Vec<FieldError> {
-    let mut errs = s.validate_shared();
-    for m in MODELS {
-        errs.extend(m.validate(s));
+/// The checks that read the input `setter` writes: its model's for a
+/// model's input or factor, the shared ones otherwise (the page runs
+/// these on every edit, so not every model's).
+fn checks_of(setter: &Setter, s: &Scenario) -> Vec<FieldError> {
+    match setter {
+        Setter::Section { model, .. } | Setter::Factor { model, .. } => MODELS
+            .iter()
+            .find(|m| m.id() == model)
+            .map(|m| m.validate(s))
+            .unwrap_or_default(),
+        _ => s.validate_shared(),
     }
-    errs
 }
 
 /// The ranges of `s`, resolved; `None` when it has none, or any does not

@@ -1,0 +1,54 @@
+// Issue 35 item 4: uncertainty bands on the page. The calibration's
+// "use the runs' spread" stores ranges on Zeng's factors and the headline
+// shows p10–p90 under its number; the Ranges editor adds a range on the
+// PS link (±10%) whose band holds the deterministic value, refuses a path
+// that takes none at its box and min above max under the row.
+
+import { ID, numberIn, open, pickExample, setField, showInputs, showView, waitIteration } from '../planner.mjs';
+import { test } from '../fixtures.mjs';
+
+const VGG16_RUNS = 7; // its place in the Examples menu
+
+/** The two numbers of a band's text ("p10–p90 23.18 s – 31.94 s"). */
+async function band(page, testid) {
+  const el = page.locator(ID(`${testid}-band`)).first();
+  await el.waitFor({ timeout: 30_000 });
+  const text = await el.textContent();
+  const parts = text.replace(/^p10–p90/, '').split(' – ');
+  return { text, p10: numberIn(parts[0]), p90: numberIn(parts[1] ?? '') };
+}
+
+test('the runs spread as bands, and a range typed in the editor', async ({ ctx }) => {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  await pickExample(page, VGG16_RUNS);
+  await waitIteration(page, (t) => Math.abs(t - 26.84) < 0.005, 'VGG-16 at 1 GbE as published: 26.84 s');
+  await showView(page, 'runs');
+  await page.locator(ID('calibration-action-zeng-bands')).click();
+  await showView(page, 'overview');
+  await waitIteration(page, (t) => Math.abs(t - 28.65) < 0.005, 'calibrated: 28.65 s');
+  const b = await band(page, 'zeng-iteration-time');
+  assert.ok(b.p10 < b.p90, `a spread: ${b.text}`);
+
+  // The editor: a range on the PS link, ±10% of its 1 GbE.
+  await showInputs(page, 'models');
+  await page.locator(ID('ranges-clear')).click();
+  await page.locator(ID('range-path')).fill('hardware.cluster.ps.bandwidth');
+  await page.locator(ID('range-add')).click();
+  assert.match(await page.locator('section[aria-label="uncertainty ranges"] [data-testid="field-error"]').first().textContent(), /not an input a range can be given on/);
+  await page.locator(ID('range-path')).fill('hardware.cluster.ps.link');
+  await page.locator(ID('range-add')).click();
+  await page.locator(ID('range-row')).waitFor();
+  await showView(page, 'overview');
+  const link = await band(page, 'zeng-iteration-time');
+  const t = numberIn(await page.locator(ID('zeng-iteration-time')).first().textContent());
+  assert.ok(link.p10 < t && t < link.p90, `${t} s within ${link.text}`);
+
+  // Min above max: the message under the row, no band.
+  await showInputs(page, 'models');
+  await setField(page, 'range-min', '2e8');
+  await page.locator(ID('range-min')).first().press('Tab');
+  await page.locator('section[aria-label="uncertainty ranges"] [data-testid="field-error"]', { hasText: 'swap them' }).waitFor();
+  await showView(page, 'overview');
+  await page.locator(ID('zeng-iteration-time-band')).first().waitFor({ state: 'detached', timeout: 30_000 });
+});
