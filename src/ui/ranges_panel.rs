@@ -105,7 +105,7 @@ pub fn RangesPanel() -> impl IntoView {
             });
             view! {
                 <div class="grid3">
-                    <NumberField label="samples" value=samples on_set=set_samples integer=true errors=state.errors_at("uncertainty.samples") testid="band-samples" />
+                    <NumberField label="samples [count]" value=samples on_set=set_samples integer=true errors=state.errors_at("uncertainty.samples") testid="band-samples" />
                     <NumberField label="seed" value=seed on_set=set_seed integer=true errors=state.errors_at("uncertainty.seed") testid="band-seed" />
                 </div>
             }
@@ -186,8 +186,8 @@ fn RangeRow(path: String) -> impl IntoView {
     view! {
         <tr data-testid="range-row">
             <td><code>{path.clone()}</code></td>
-            <td><NumberField label="min" value=end(false) on_set=set(false) testid="range-min" /></td>
-            <td><NumberField label="max" value=end(true) on_set=set(true) testid="range-max" /></td>
+            <td><NumberField label="min [SI unit of the input]" value=end(false) on_set=set(false) testid="range-min" /></td>
+            <td><NumberField label="max [SI unit of the input]" value=end(true) on_set=set(true) testid="range-max" /></td>
             <td><button type="button" class="small secondary" on:click=remove aria-label=format!("remove the range on {path}") data-testid="range-remove">"✕"</button></td>
         </tr>
         <tr><td colspan="4"><FieldErrors errors=errors /></td></tr>
