@@ -51,8 +51,46 @@ fn section(records: &[Vec<String>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// A figure's band as rows of section `band`: its percentiles in the
+/// figure's unit (`<key>.p10` …) and the share meeting its goal.
+fn band_rows(
+    model: &str,
+    f: &crate::report::Figure,
+    b: &crate::uncertainty::Band,
+    u: crate::report::Unit,
+) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = [("p10", 10, b.p10), ("p50", 50, b.p50), ("p90", 90, b.p90)]
+        .into_iter()
+        .map(|(k, pct, v)| {
+            vec![
+                cell(model),
+                "band".to_string(),
+                cell(&format!("{}.{k}", f.key)),
+                cell(&format!("{} ({pct}th percentile)", f.label)),
+                format!("{v}"),
+                u.si().to_string(),
+            ]
+        })
+        .collect();
+    if let Some(g) = &b.goal {
+        rows.push(vec![
+            cell(model),
+            "band".to_string(),
+            cell(&format!("{}.within-goal", f.key)),
+            cell(&format!(
+                "{}: share of samples within the {}",
+                f.label, g.what
+            )),
+            format!("{}", g.probability),
+            crate::report::Unit::Percent.si().to_string(),
+        ]);
+    }
+    rows
+}
+
 /// Every report as CSV: a `figures` section (one row per headline and
-/// detail figure: model, section, key, quantity, value, unit), then each
+/// detail figure: model, section, key, quantity, value, unit; a banded
+/// headline figure's percentiles follow it in section `band`), then each
 /// table after a blank line, headed `model,table,<column [si unit]>…`.
 pub fn csv(reports: &[Report]) -> String {
     let mut rows = vec![["model", "section", "key", "quantity", "value", "unit"]
@@ -73,6 +111,9 @@ pub fn csv(reports: &[Report]) -> String {
                 value(&f.value),
                 unit(&f.value).to_string(),
             ]);
+            if let (Some(b), Value::Number { unit: u, .. }) = (&f.band, &f.value) {
+                rows.extend(band_rows(&r.model, f, b, *u));
+            }
         }
     }
     let mut out = section(&rows);

@@ -354,3 +354,18 @@ fn the_calibration_offers_the_runs_spread_as_bands() {
     let b = band(&zeng(&banded), "iteration-time");
     assert!(b.p10 < b.p90, "{b:?}");
 }
+
+#[test]
+fn the_csv_export_carries_the_bands() {
+    let s = with_ranges(&[("hardware.cluster.ps.link", 1.0e8, 1.5e8)], 200);
+    let r = zeng(&s);
+    let b = band(&r, "iteration-time");
+    let csv = ddnn_planner::report::csv::csv(std::slice::from_ref(&r));
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with("zeng,band,iteration-time.p90,"))
+        .unwrap_or_else(|| panic!("no p90 row: {csv}"));
+    assert!(row.ends_with(&format!(",{},s", b.p90)), "{row}");
+    let plain = ddnn_planner::report::csv::csv(&[zeng(&Scenario::example())]);
+    assert!(!plain.contains(",band,"));
+}
