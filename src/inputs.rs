@@ -78,6 +78,7 @@ impl<S> NumberInput<S> {
             field: self.path,
             what: self.label,
             optional: true,
+            shown: Some((self.bounds.scale, self.bounds.unit)),
         }
     }
 }
@@ -95,6 +96,10 @@ pub struct Need {
     pub what: &'static str,
     /// Whether the model runs without it.
     pub optional: bool,
+    /// A number's shown unit and its SI per shown unit (`Bounds`), for
+    /// pages that take it typed; `None` for other inputs.
+    #[serde(skip)]
+    pub shown: Option<(f64, &'static str)>,
 }
 
 #[cfg(test)]

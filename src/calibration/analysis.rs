@@ -23,6 +23,7 @@ const NEEDS: &[Need] = &[Need {
     field: "runs",
     what: "at least two measured runs a model with factors predicts",
     optional: false,
+    shown: None,
 }];
 
 impl Model for Calibrate {

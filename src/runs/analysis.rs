@@ -22,6 +22,7 @@ const NEEDS: &[Need] = &[Need {
     field: "runs",
     what: "measured runs: each a label, its worker groups and the iteration time [s] or throughput [samples/s] measured",
     optional: false,
+    shown: None,
 }];
 
 impl Model for MeasuredRuns {

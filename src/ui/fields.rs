@@ -2,6 +2,8 @@
 //! does not parse stays in the field with a message beside it, and the
 //! scenario's own validation messages for the field show there too.
 
+use std::borrow::Cow;
+
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -74,7 +76,7 @@ const MIN_TYPED: f64 = 1e-290;
 
 /// What differs between the numeric fields.
 struct Look {
-    label: &'static str,
+    label: Cow<'static, str>,
     /// The scenario path it writes (or a prefix of it): unreadable text
     /// marks only the results that read it; `None` marks every result.
     path: Option<&'static str>,
@@ -104,7 +106,7 @@ where
     // Unreadable text marks every result as from the last valid inputs,
     // as an invalid number does, and counts on its input tab.
     let key = NEXT_FIELD.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (label, path) = (look.label, look.path);
+    let (label, path) = (look.label.clone(), look.path);
     Effect::new(move |_| {
         let Some(state) = state else { return };
         let message = local_error.get();
@@ -183,7 +185,8 @@ where
 #[component]
 pub fn NumberField(
     /// Label with its unit, e.g. "PS link bandwidth [Gb/s]".
-    label: &'static str,
+    #[prop(into)]
+    label: Cow<'static, str>,
     /// Current value, in the label's unit.
     #[prop(into)]
     value: Signal<f64>,
@@ -265,7 +268,8 @@ where
 #[component]
 pub fn OptNumberField(
     /// Label with its unit.
-    label: &'static str,
+    #[prop(into)]
+    label: Cow<'static, str>,
     /// Current value, in the label's unit.
     #[prop(into)]
     value: Signal<Option<f64>>,

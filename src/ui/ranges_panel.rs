@@ -141,12 +141,17 @@ pub fn RangesPanel() -> impl IntoView {
     }
 }
 
-/// One range: its path, min and max (SI), and a remove button.
+/// One range: its path, min and max in the input's own unit, and a
+/// remove button.
 #[component]
 fn RangeRow(path: String) -> impl IntoView {
     let state = expect_state();
     let sc = state.scenario;
     let p = StoredValue::new(path.clone());
+    // SI per shown unit, as the input's own field shows it.
+    let (scale, unit) = sc.with_untracked(|s| {
+        crate::uncertainty::paths::resolve(s, &path).map_or((1.0, ""), |r| r.shown(s))
+    });
     let end = move |max: bool| {
         Signal::derive(move || {
             sc.with(|s| {
@@ -154,11 +159,13 @@ fn RangeRow(path: String) -> impl IntoView {
                     .as_ref()
                     .and_then(|u| u.ranges.get(&p.get_value()))
                     .map_or(0.0, |r| if max { r.max } else { r.min })
+                    / scale
             })
         })
     };
     let set = move |max: bool| {
         Callback::new(move |v: f64| {
+            let v = v * scale;
             sc.update(|s| {
                 if let Some(r) = s
                     .uncertainty
@@ -186,10 +193,19 @@ fn RangeRow(path: String) -> impl IntoView {
     view! {
         <tr data-testid="range-row">
             <td><code>{path.clone()}</code></td>
-            <td><NumberField label="min [SI unit of the input]" value=end(false) on_set=set(false) testid="range-min" /></td>
-            <td><NumberField label="max [SI unit of the input]" value=end(true) on_set=set(true) testid="range-max" /></td>
+            <td><NumberField label=with_unit("min", unit) value=end(false) on_set=set(false) testid="range-min" /></td>
+            <td><NumberField label=with_unit("max", unit) value=end(true) on_set=set(true) testid="range-max" /></td>
             <td><button type="button" class="small secondary" on:click=remove aria-label=format!("remove the range on {path}") data-testid="range-remove">"✕"</button></td>
         </tr>
         <tr><td colspan="4"><FieldErrors errors=errors /></td></tr>
+    }
+}
+
+/// "min [Gb/s]", or "min" for a plain number.
+fn with_unit(what: &str, unit: &str) -> String {
+    if unit.is_empty() {
+        what.to_string()
+    } else {
+        format!("{what} [{unit}]")
     }
 }

@@ -206,6 +206,40 @@ fn catalog_get(inst: &Instance, field: CatalogField) -> Option<f64> {
 }
 
 impl Setter {
+    /// How the page shows the input: SI units per shown unit, and the
+    /// unit ("" for a plain number), as its own field does.
+    pub fn shown(&self, s: &Scenario) -> (f64, &'static str) {
+        match self {
+            Setter::PsLink => (1.25e8, "Gb/s"),
+            Setter::PsLatency => (1.0, "s"),
+            Setter::Catalog { field, .. } => match field {
+                CatalogField::FlopsPerS => (1e9, "GFLOP/s"),
+                CatalogField::NetworkBytesPerS => (1.25e8, "Gb/s"),
+                CatalogField::PricePerHour | CatalogField::SpotPricePerHour => (1.0, "USD/h"),
+                CatalogField::InterconnectBytesPerS => (1e9, "GB/s"),
+                CatalogField::ProcessorHz => (1e9, "GHz"),
+                CatalogField::ProcessorSimd => (1.0, "FLOP/cycle"),
+            },
+            Setter::LossBeta0 | Setter::LossBeta1 => (1.0, ""),
+            Setter::Section { model, keys, .. } => {
+                let path = format!("models.{model}.{}", keys.join("."));
+                MODELS
+                    .iter()
+                    .filter(|m| m.id() == model)
+                    .flat_map(|m| m.needs())
+                    .find(|n| n.field == path)
+                    .and_then(|n| n.shown)
+                    .unwrap_or((1.0, ""))
+            }
+            Setter::Factor { model, name } => MODELS
+                .iter()
+                .filter(|m| m.id() == model)
+                .flat_map(|m| m.factors(s))
+                .find(|f| &f.name == name)
+                .map_or((1.0, ""), |f| (1.0, f.unit)),
+        }
+    }
+
     /// The value `s` holds there (`None`: as published, or not given).
     pub fn get(&self, s: &Scenario) -> Option<f64> {
         match self {

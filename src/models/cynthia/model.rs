@@ -21,32 +21,38 @@ const NEEDS: [Need; 7] = [
         field: "workload.profile",
         what: "the job profile: w_iter [FLOP], g_param [B], c_prof [FLOP/s], b_prof [B/s], c_base [FLOP/s], BSP or ASP",
         optional: false,
+        shown: None,
     },
     Need {
         field: "workload.loss",
         what: "β0, β1 of Eq. 1 (typed or fitted from a loss curve); needed for training time, cost and plans",
         optional: true,
+        shown: None,
     },
     Need {
         field: "hardware.catalog",
         what: "instance types with a rate [FLOP/s] (typed, or from a clock-level description), network [B/s] and price [USD/h]",
         optional: false,
+        shown: None,
     },
     Need {
         field: "hardware.cluster",
         what: "a cluster to predict: worker groups, and the PS instance, count and (optionally) per-node link",
         optional: true,
+        shown: None,
     },
     Need {
         field: "goals",
         what: "time goal T_g [s], loss goal l_g and an optional budget [USD], for planning",
         optional: true,
+        shown: None,
     },
     section::MAX_WORKERS.need(),
     Need {
         field: "hardware.pricing",
         what: "price plans at on-demand or spot prices",
         optional: true,
+        shown: None,
     },
 ];
 

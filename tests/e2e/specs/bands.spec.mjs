@@ -44,9 +44,13 @@ test('the runs spread as bands, and a range typed in the editor', async ({ ctx }
   const t = numberIn(await page.locator(ID('zeng-iteration-time')).first().textContent());
   assert.ok(link.p10 < t && t < link.p90, `${t} s within ${link.text}`);
 
-  // Min above max: the message under the row, no band.
+  // The ends are typed in the link's own unit; min above max: the
+  // message under the row, no band.
   await showInputs(page, 'models');
-  await setField(page, 'range-min', '2e8');
+  const label = await page.locator(ID('range-row')).first().textContent();
+  assert.match(label, /min \[Gb\/s\]/, label);
+  assert.ok(Math.abs(numberIn(await page.locator(ID('range-max')).first().inputValue()) - 1.1) < 1e-9, 'max 1.1 Gb/s');
+  await setField(page, 'range-min', '2');
   await page.locator(ID('range-min')).first().press('Tab');
   await page.locator('section[aria-label="uncertainty ranges"] [data-testid="field-error"]', { hasText: 'swap them' }).waitFor();
   await showView(page, 'overview');
