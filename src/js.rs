@@ -50,6 +50,8 @@ export interface Figure {
   source?: string;
   /** Its spread when the scenario gives ranges (`uncertainty`), in the value's SI unit. */
   band?: Band;
+  /** The model as published, beside a calibrated figure that differs from it. */
+  published?: Value;
 }
 
 /** 10th, 50th and 90th percentile of a seeded Monte Carlo over the scenario's ranges. */

@@ -46,7 +46,7 @@ use crate::errors::ReadError;
 pub use crate::errors::Unavailable;
 pub use crate::inputs::Need;
 use crate::readers::{text, AnyImporter, Importer, SHARED};
-use crate::report::Report;
+use crate::report::{Report, Value};
 pub use crate::runs::RunPrediction;
 use crate::scenario::codec::{encode_link, parse_fragment};
 use crate::scenario::{Loaded, Scenario, ScenarioError};
@@ -377,11 +377,41 @@ fn finite(model: &dyn Model, r: Report) -> Result<Report, Unavailable> {
 }
 
 /// `r` with its uncertainty bands, when `s` gives ranges
-/// (`crate::uncertainty`).
+/// (`crate::uncertainty`), and its figures as published beside the
+/// calibrated ones.
 fn banded(model: &dyn Model, s: &Scenario, r: Report) -> Result<Report, Unavailable> {
     let mut r = finite(model, r)?;
     crate::uncertainty::add_bands(model, s, &mut r);
+    add_published(model, s, &mut r);
     Ok(r)
+}
+
+/// With `model` calibrated on `s`, each headline number beside the one
+/// the model gives as published (its factors removed), where they
+/// differ: one more `headline` evaluation, the cheap one bands use.
+fn add_published(model: &dyn Model, s: &Scenario, r: &mut Report) {
+    if s.calibration.of(model.id()).is_none() {
+        return;
+    }
+    let mut published = s.clone();
+    published
+        .calibration
+        .set(model.id(), std::collections::BTreeMap::new());
+    let Ok(figures) = model.headline(&published) else {
+        return;
+    };
+    for f in &mut r.headline {
+        let Some(p) = figures.iter().find(|p| p.key == f.key) else {
+            continue;
+        };
+        if let (Value::Number { value: a, .. }, Value::Number { value: b, .. }) =
+            (&f.value, &p.value)
+        {
+            if a != b && b.is_finite() {
+                f.published = Some(p.value.clone());
+            }
+        }
+    }
 }
 
 /// Validates what `model` reads, then evaluates it.

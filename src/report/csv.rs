@@ -114,6 +114,16 @@ pub fn csv(reports: &[Report]) -> String {
             if let (Some(b), Value::Number { unit: u, .. }) = (&f.band, &f.value) {
                 rows.extend(band_rows(&r.model, f, b, *u));
             }
+            if let Some(p) = &f.published {
+                rows.push(vec![
+                    cell(&r.model),
+                    "published".to_string(),
+                    cell(&f.key),
+                    cell(&f.label),
+                    value(p),
+                    unit(p).to_string(),
+                ]);
+            }
         }
     }
     let mut out = section(&rows);

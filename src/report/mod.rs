@@ -86,6 +86,10 @@ pub struct Figure {
     /// absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<crate::uncertainty::Band>,
+    /// The same figure with the model as published, beside a calibrated
+    /// one (`crate::calibration`) where they differ; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<Value>,
 }
 
 /// A value as people read it: a number with its unit, or words.
@@ -194,6 +198,7 @@ impl Figure {
             value,
             source: String::new(),
             band: None,
+            published: None,
         }
     }
 

@@ -81,6 +81,16 @@ fn figures(out: &mut String, list: &[Figure]) {
         {
             line(out, &format!("  {}  {b}", pad_right("", label_w)));
         }
+        if let Some(p) = &f.published {
+            line(
+                out,
+                &format!(
+                    "  {}  as published: {}",
+                    pad_right("", label_w),
+                    p.display()
+                ),
+            );
+        }
     }
 }
 

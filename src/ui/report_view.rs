@@ -194,6 +194,9 @@ pub fn ReportBody(
                     {f.band.as_ref().and_then(|b| crate::uncertainty::display(b, &f.value)).map(|b| view! {
                         <span class="kpi-band" data-testid=format!("{testid}-band")>{b}</span>
                     })}
+                    {f.published.as_ref().map(|p| view! {
+                        <span class="kpi-published" data-testid=format!("{testid}-published")>"as published: "{p.display()}</span>
+                    })}
                     {(!f.source.is_empty()).then(|| view! { <span class="kpi-source">{f.source.clone()}</span> })}
                 </div>
             }

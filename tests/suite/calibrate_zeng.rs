@@ -440,6 +440,21 @@ fn the_factors_apply_to_the_report_and_travel_by_json_and_link() {
         .any(|n| n.text.contains("Calibrated on measured runs")));
     // Applied factors: the link fraction is read back as stored.
     assert_eq!(factors::applied(&cal).link, factor(&c, "link").value);
+    // Each calibrated figure carries the published one beside it; as
+    // published, none does.
+    let time = r
+        .headline
+        .iter()
+        .find(|f| f.key == "iteration-time")
+        .unwrap_or_else(|| panic!("no iteration time"));
+    assert_eq!(
+        time.published.as_ref().and_then(Value::number),
+        Some(iteration(&s)),
+        "as published beside the calibrated {:?}",
+        time.value
+    );
+    let plain = evaluate(zeng(), &s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(plain.headline.iter().all(|f| f.published.is_none()));
 
     let json = cal.to_json();
     assert!(json.contains("\"calibration\""), "{json}");

@@ -35,6 +35,9 @@ test('Tables 6-7 runs: every model against them, calibrated, applied and shared'
   await page.locator(ID('calibration-action-zeng-published')).waitFor();
   await showView(page, 'overview');
   await waitIteration(page, (t) => Math.abs(t - 28.65) < 0.005, 'calibrated: 28.65 s');
+  const beside = page.locator(ID('zeng-iteration-time-published')).first();
+  await beside.waitFor();
+  assert.match(await beside.textContent(), /as published: 26\.84 s/, 'the published figure beside the calibrated one');
   await page.waitForFunction(() => location.hash.startsWith('#s2.'));
   await page.waitForTimeout(1500); // the address bar follows after a pause
   const link = page.url();
@@ -48,6 +51,7 @@ test('Tables 6-7 runs: every model against them, calibrated, applied and shared'
   await page.locator(ID('calibration-action-zeng-published')).click();
   await showView(page, 'overview');
   await waitIteration(page, (t) => Math.abs(t - 26.84) < 0.005, 'as published again');
+  assert.equal(await page.locator(ID('zeng-iteration-time-published')).count(), 0, 'nothing beside a published figure');
 });
 
 test('runs pasted as CSV are compared; a bad paste and a bad measurement are marked where they are', async ({ ctx }) => {
