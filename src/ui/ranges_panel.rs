@@ -115,7 +115,7 @@ pub fn RangesPanel() -> impl IntoView {
         <section class="panel" aria-label="uncertainty ranges">
             <h2>"Uncertainty ranges (bands on every headline figure)"</h2>
             <p class="hint">
-                "Give an input a range by its path, in SI units (bytes/s, s, FLOP/s, USD/h, ×): "
+                "Give an input a range by its path, its ends typed in the unit its own field shows: "
                 "each headline number then shows its 10th–90th percentile over seeded samples, "
                 "each input drawn uniformly within its range. The Measured runs view offers the "
                 "calibrated factors' spread as ranges."
@@ -191,13 +191,13 @@ fn RangeRow(path: String) -> impl IntoView {
     let field = format!("uncertainty.ranges.{path}");
     let errors = Signal::derive(move || state.errors_where(|f| f == field));
     view! {
+        <tr class="range-path"><td colspan="3"><code>{path.clone()}</code></td></tr>
         <tr data-testid="range-row">
-            <td><code>{path.clone()}</code></td>
             <td><NumberField label=with_unit("min", unit) value=end(false) on_set=set(false) testid="range-min" /></td>
             <td><NumberField label=with_unit("max", unit) value=end(true) on_set=set(true) testid="range-max" /></td>
             <td><button type="button" class="small secondary" on:click=remove aria-label=format!("remove the range on {path}") data-testid="range-remove">"✕"</button></td>
         </tr>
-        <tr><td colspan="4"><FieldErrors errors=errors /></td></tr>
+        <tr><td colspan="3"><FieldErrors errors=errors /></td></tr>
     }
 }
 

@@ -258,6 +258,11 @@ pub fn work(model: &dyn Model, s: &Scenario, samples: u32) -> Vec<Work> {
 /// Adds the bands to `r`, `model`'s report of `s`, when `s` gives valid
 /// ranges; within the work budget, else a note says why there are none.
 pub fn add_bands(model: &dyn Model, s: &Scenario, r: &mut Report) {
+    // The models' figures only: an analysis (the runs comparison, the
+    // calibration) would redo all of its work once per sample.
+    if !crate::models::MODELS.iter().any(|m| m.id() == model.id()) {
+        return;
+    }
     let Some((u, ranges)) = resolved(s) else {
         return;
     };
@@ -352,23 +357,23 @@ pub fn display(band: &Band, value: &Value) -> Option<String> {
     let Value::Number { unit, .. } = value else {
         return None;
     };
-    let mut out = if band.p10 == band.p90 {
-        "p10–p90: no spread over the given ranges".to_string()
-    } else {
+    // A figure the ranges do not move (another model's inputs) shows
+    // nothing, unless it says how often a goal is met.
+    let spread = (band.p10 != band.p90).then(|| {
         format!(
             "p10–p90 {} – {}",
             unit.display(band.p10),
             unit.display(band.p90)
         )
-    };
-    if let Some(g) = &band.goal {
-        out.push_str(&format!(
-            ", {:.0}% within the {}",
-            g.probability * 100.0,
-            g.what
-        ));
+    });
+    let goal = band
+        .goal
+        .as_ref()
+        .map(|g| format!("{:.0}% within the {}", g.probability * 100.0, g.what));
+    match (spread, goal) {
+        (Some(s), Some(g)) => Some(format!("{s}, {g}")),
+        (s, g) => s.or(g),
     }
-    Some(out)
 }
 
 #[cfg(test)]

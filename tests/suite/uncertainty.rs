@@ -369,3 +369,24 @@ fn the_csv_export_carries_the_bands() {
     let plain = ddnn_planner::report::csv::csv(&[zeng(&Scenario::example())]);
     assert!(!plain.contains(",band,"));
 }
+
+/// Bands are on the models' figures only: the runs comparison and the
+/// calibration would redo all their work once per sample.
+#[test]
+fn the_analyses_get_no_bands() {
+    let mut s = ddnn_planner::models::from_json(include_str!(
+        "../../public/examples/zeng-tables6-7-vgg16-runs.json"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    s.uncertainty = with_ranges(&[("hardware.cluster.ps.link", 1.1e8, 1.4e8)], 1000).uncertainty;
+    for a in ddnn_planner::worker::ANALYSES {
+        if let Ok(r) = evaluate(*a, &s) {
+            assert!(
+                r.headline.iter().all(|f| f.band.is_none()),
+                "{} has bands",
+                a.id()
+            );
+        }
+    }
+    assert!(zeng(&s).headline.iter().any(|f| f.band.is_some()));
+}
