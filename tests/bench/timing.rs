@@ -40,7 +40,7 @@ pub fn record_value(key: &str, value: f64) {
 }
 
 /// Appends `{"key": key, <fields>}` to `$BENCH_OUT`, if set.
-fn record(key: &str, fields: &str) {
+pub fn record(key: &str, fields: &str) {
     let Some(path) = std::env::var_os("BENCH_OUT") else {
         return;
     };
