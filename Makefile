@@ -193,9 +193,9 @@ e2e:
 BUILD ?= 1
 BENCH_DIR := $(ROOT)/target/bench
 bench: tools
-	$(call step,cargo bench (native timings: tests/bench/zeng.rs, calibration.rs, cynthia.rs, spotdnn.rs, stash.rs, li.rs, trace.rs, uncertainty.rs))
+	$(call step,cargo bench (native timings: tests/bench/zeng.rs, calibration.rs, cynthia.rs, spotdnn.rs, stash.rs, li.rs, trace.rs, uncertainty.rs; the work budget's worst cases: budget.rs))
 	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
-	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench calibration --bench cynthia --bench spotdnn --bench stash --bench li --bench trace --bench uncertainty
+	BENCH_OUT=$(BENCH_DIR)/native.jsonl cargo bench --bench zeng --bench calibration --bench cynthia --bench spotdnn --bench stash --bench li --bench trace --bench uncertainty --bench budget
 	$(call step,the core timed in headless Chromium (wasm32, the web profile: tests/suite/spotdnn_wasm_bench.rs, li_wasm_bench.rs, calibration_wasm_bench.rs, uncertainty_wasm_bench.rs))
 	@rm -rf $(WASM_TEST_TMP) && mkdir -p $(WASM_TEST_TMP)
 	status=0; TMPDIR=$(WASM_TEST_TMP) $(WASM_TEST_ENV) WASM_BINDGEN_USE_BROWSER=1 \
