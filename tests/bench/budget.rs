@@ -555,7 +555,7 @@ fn scenario_document() {
         None => with_runs(n).to_json(),
     };
     let what = format!(
-        "scenario document, {:.2} MiB (the limit: 8 MiB): {} layers, {} catalog entries, {} runs with source notes; read, validated, every model and the runs compared",
+        "scenario document, {:.2} MiB (the limit: 8 MiB): {} layers, {} catalog entries, {} runs with source notes; read, validated, every model evaluated (those lacking an input say which) and the runs compared",
         text.len() as f64 / 1048576.0,
         count(MAX_LAYERS),
         count(MAX_CATALOG_ENTRIES),
