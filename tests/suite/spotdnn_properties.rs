@@ -379,3 +379,58 @@ fn each_composition(p: &Problem, k: usize, counts: &mut Vec<u32>, f: &mut impl F
 fn one_worker_has_no_spread() {
     assert_eq!(convergence_of(&[1.0]), 0.0);
 }
+
+/// The shrunk case of issue 32's finding: copy0 (t0's copy, cheaper, at
+/// its quota with one running) and t0 are one class, so the running copy
+/// is in every bound's fixed part, whose WA batch (`V/I`) is 384 but for
+/// rounding. Its price line to t0's point (batch 384) was near-vertical
+/// (λ ≈ 7e15): evaluated, it bounded 3 × t0's class above the plan
+/// [2, 0, 1, 0] itself ($14.17 against $7.73), and the frontier, with no
+/// seed, returned [1, 0, 1, 1] ($13.79).
+#[test]
+fn a_running_copy_does_not_cut_off_the_frontiers_plan() {
+    let ty = |name: &str, gpus: u32, compute: f64, price: f64, quota: u32| {
+        let gpu_batch = if gpus == 3 { 128.0 } else { 256.0 };
+        InstanceType {
+            name: name.into(),
+            gpus,
+            batch: f64::from(gpus) * gpu_batch,
+            gpu_batch,
+            compute_s: compute,
+            pcie_s: 2.0 * f64::from(gpus) * 20e6 / 10e9,
+            price,
+            other_price: Some(price * 3.0),
+            quota: Some(quota),
+        }
+    };
+    let types = [
+        ty("t0", 3, 1.9264436122527715, 0.9040001644581216, 2),
+        ty("t1", 2, 2.1847320980834404, 0.1, 0),
+        ty("copy0", 3, 1.9264436122527715, 0.4167098817009849, 0),
+        ty("copy1", 2, 2.1847320980834404, 2.512099116265526, 1),
+    ];
+    let mut w = workload(0.05, 0.0, 1e9, LossForm::RFree, 0.0);
+    w.loss.gamma2 = 0.0;
+    let goal = 15_199.540092753188;
+    let p = Problem {
+        existing: vec![0, 0, 1, 0],
+        available: vec![2, 0, 0, 1],
+        ..problem(&types, &w, 0.7472950169119272, goal)
+    };
+    let brute = brute_force(&p);
+    let best = brute.best.as_ref().map(|c| c.counts.clone());
+    assert_eq!(best, Some(vec![2, 0, 1, 0]));
+    let open = Problem {
+        time_goal_s: f64::INFINITY,
+        ..p.clone()
+    };
+    let frontier = sweep(&open, &[goal], &[]);
+    assert!(frontier.complete);
+    let got = frontier.plans[0].as_ref().map(|c| c.run.cost);
+    // Tolerance: `same`'s 1e-9 relative.
+    assert!(
+        same(got, cost(&brute)),
+        "sweep {got:?} brute {:?}",
+        cost(&brute)
+    );
+}

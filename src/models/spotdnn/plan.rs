@@ -530,6 +530,11 @@ type Root = (f64, u32, Option<(f64, f64)>);
 /// Relative slack so rounding never prunes the optimum.
 const SLACK: f64 = 1e-9;
 
+/// Rounding allowed per unit of a price line's terms (`Bb::price_lines`):
+/// above the few dozen roundings that build and evaluate one, far below
+/// `SLACK`.
+const ROUNDING: f64 = 256.0 * f64::EPSILON;
+
 /// Most greedy fills per chain of the `(I, V)` polygon (`Bb::batch_cuts`).
 const HULL_FILLS: usize = 24;
 
@@ -1151,10 +1156,18 @@ impl<'a, 'p> Bb<'a, 'p> {
             .map(|(lambda, mu)| {
                 let q = self.pick(d, extra, |t| t.price - lambda * t.rate - mu * t.speed);
                 let rest = base.price - lambda * base.rate - mu * base.speed;
+                // `λ + μ·b_w + rest/I` cancels terms of these sizes: a
+                // near-vertical hull edge (two batches equal but for
+                // rounding) has λ and μ of 1e13 and more. The line is
+                // lowered by their rounding, so it stays under `Π/I`.
+                let size = (base.rate + q.rate) * lambda.abs()
+                    + (base.speed + q.speed) * mu.abs()
+                    + base.price
+                    + q.price;
                 Line {
-                    lambda,
+                    lambda: lambda - ROUNDING * (lambda.abs() + mu.abs() * b_hi),
                     mu,
-                    rest: rest + q.price - lambda * q.rate - mu * q.speed,
+                    rest: rest + q.price - lambda * q.rate - mu * q.speed - ROUNDING * size,
                 }
             })
             .collect();
