@@ -1168,6 +1168,7 @@ impl<'a, 'p> Bb<'a, 'p> {
                     lambda: lambda - ROUNDING * (lambda.abs() + mu.abs() * b_hi),
                     mu,
                     rest: rest + q.price - lambda * q.rate - mu * q.speed - ROUNDING * size,
+                    direction: (lambda, mu),
                 }
             })
             .collect();
@@ -1361,6 +1362,9 @@ struct Line {
     lambda: f64,
     mu: f64,
     rest: f64,
+    /// The direction `(λ, μ)` it was filled along, before its rounding
+    /// allowance (the search order's key, `Bb::arrange_by`).
+    direction: (f64, f64),
 }
 
 /// A cell of the `(I, b_w)` the completions may reach, for one piece of
@@ -1507,7 +1511,7 @@ fn least_cost(
         }
         if value < least {
             least = value;
-            active = line.map(|x| (lines[x].lambda, lines[x].mu));
+            active = line.map(|x| lines[x].direction);
         }
     }
     (least, active)
