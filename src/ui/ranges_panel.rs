@@ -55,7 +55,7 @@ pub fn RangesPanel() -> impl IntoView {
         let p = path.get_untracked().trim().to_string();
         let s = sc.get_untracked();
         match paths::resolve(&s, &p) {
-            Err(m) => add_error.set(Some(m)),
+            Err(m) => add_error.set(Some(m.to_string())),
             Ok(setter) => {
                 let v = setter.get(&s).unwrap_or(0.0);
                 let (a, b) = (v * 0.9, v * 1.1);

@@ -189,7 +189,7 @@ fn checked(s: &Scenario) -> Result<Option<(&Uncertainty, Vec<Resolved>)>, Vec<Fi
 /// and only what an end adds to the scenario's messages is blamed on it.
 fn resolve_one(s: &Scenario, path: &str, range: Range) -> Result<Resolved, FieldError> {
     let at = format!("uncertainty.ranges.{path}");
-    let setter = paths::resolve(s, path).map_err(|m| err(&at, m))?;
+    let setter = paths::resolve(s, path).map_err(|m| err(&at, m.to_string()))?;
     let Range { min, max } = range;
     if !(min.is_finite() && max.is_finite()) {
         return Err(err(

@@ -69,14 +69,41 @@ pub enum Setter {
     },
 }
 
+/// Why no range can be given at a path.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PathError {
+    #[error("this is not an input a range can be given on: give hardware.cluster.ps.link, hardware.cluster.ps.latency, hardware.catalog[i].<field>, workload.loss.beta0/beta1, models.<id>.<field> or calibration.<id>.<factor>")]
+    Unsupported,
+    #[error("the scenario has no loss model (β0, β1) to vary")]
+    NoLoss,
+    #[error("the catalog has no entry {index} (it has {len})")]
+    NoCatalogEntry { index: usize, len: usize },
+    #[error("a catalog entry's ranges can be on {fields}")]
+    CatalogField { fields: String },
+    #[error("'{name}' has no value there to vary: type one first")]
+    NoValue { name: String },
+    #[error("there is no model '{id}'")]
+    NoModel { id: String },
+    #[error("{model} has no number at '{field}' in its section here")]
+    NoNumber { model: String, field: String },
+    #[error("{model} has no calibration factors")]
+    NoFactors { model: String },
+    #[error("'{name}' is not a factor of {model} here; its factors: {known}")]
+    UnknownFactor {
+        name: String,
+        model: String,
+        known: String,
+    },
+}
+
 /// The setter of `path` on `s`, or why no range can be given there.
-pub fn resolve(s: &Scenario, path: &str) -> Result<Setter, String> {
+pub fn resolve(s: &Scenario, path: &str) -> Result<Setter, PathError> {
     match path {
         "hardware.cluster.ps.link" => return Ok(Setter::PsLink),
         "hardware.cluster.ps.latency" => return Ok(Setter::PsLatency),
         "workload.loss.beta0" | "workload.loss.beta1" => {
             if s.workload.loss.is_none() {
-                return Err("the scenario has no loss model (β0, β1) to vary".into());
+                return Err(PathError::NoLoss);
             }
             return Ok(if path.ends_with("beta0") {
                 Setter::LossBeta0
@@ -94,49 +121,40 @@ pub fn resolve(s: &Scenario, path: &str) -> Result<Setter, String> {
     match (root, id, rest) {
         (Some("models"), Some(id), Some(field)) => section(s, id, field, path),
         (Some("calibration"), Some(id), Some(name)) => factor(s, id, name),
-        _ => Err(unsupported()),
+        _ => Err(PathError::Unsupported),
     }
 }
 
-fn unsupported() -> String {
-    "this is not an input a range can be given on: give hardware.cluster.ps.link, hardware.cluster.ps.latency, hardware.catalog[i].<field>, workload.loss.beta0/beta1, models.<id>.<field> or calibration.<id>.<factor>".into()
-}
-
-fn catalog(s: &Scenario, rest: &str) -> Result<Setter, String> {
+fn catalog(s: &Scenario, rest: &str) -> Result<Setter, PathError> {
     let (index, field) = rest
         .split_once("].")
         .and_then(|(i, f)| Some((i.parse::<usize>().ok()?, f)))
-        .ok_or_else(unsupported)?;
-    let inst = s.hardware.catalog.get(index).ok_or_else(|| {
-        format!(
-            "the catalog has no entry {index} (it has {})",
-            s.hardware.catalog.len()
-        )
-    })?;
+        .ok_or(PathError::Unsupported)?;
+    let inst = s
+        .hardware
+        .catalog
+        .get(index)
+        .ok_or(PathError::NoCatalogEntry {
+            index,
+            len: s.hardware.catalog.len(),
+        })?;
     let field = CATALOG_FIELDS
         .iter()
         .find(|(name, _)| *name == field)
         .map(|(_, f)| *f)
-        .ok_or_else(|| {
-            format!(
-                "a catalog entry's ranges can be on {}",
-                CATALOG_FIELDS.map(|(n, _)| n).join(", ")
-            )
+        .ok_or_else(|| PathError::CatalogField {
+            fields: CATALOG_FIELDS.map(|(n, _)| n).join(", "),
         })?;
     if catalog_get(inst, field).is_none() {
-        return Err(format!(
-            "'{}' has no value there to vary: type one first",
-            inst.name
-        ));
+        return Err(PathError::NoValue {
+            name: inst.name.clone(),
+        });
     }
     Ok(Setter::Catalog { index, field })
 }
 
-fn section(s: &Scenario, id: &str, field: &str, path: &str) -> Result<Setter, String> {
-    let model = MODELS
-        .iter()
-        .find(|m| m.id() == id)
-        .ok_or_else(|| format!("there is no model '{id}'"))?;
+fn section(s: &Scenario, id: &str, field: &str, path: &str) -> Result<Setter, PathError> {
+    let model = model(id)?;
     let keys: Vec<String> = field.split('.').map(str::to_string).collect();
     let held = s
         .models
@@ -154,18 +172,23 @@ fn section(s: &Scenario, id: &str, field: &str, path: &str) -> Result<Setter, St
             keys,
             integer: false,
         }),
-        _ => Err(format!(
-            "{} has no number at '{field}' in its section here",
-            model.name()
-        )),
+        _ => Err(PathError::NoNumber {
+            model: model.name().into(),
+            field: field.into(),
+        }),
     }
 }
 
-fn factor(s: &Scenario, id: &str, name: &str) -> Result<Setter, String> {
-    let model = MODELS
+fn model(id: &str) -> Result<&'static dyn crate::models::Model, PathError> {
+    MODELS
         .iter()
+        .copied()
         .find(|m| m.id() == id)
-        .ok_or_else(|| format!("there is no model '{id}'"))?;
+        .ok_or_else(|| PathError::NoModel { id: id.into() })
+}
+
+fn factor(s: &Scenario, id: &str, name: &str) -> Result<Setter, PathError> {
+    let model = model(id)?;
     let specs = model.factors(s);
     if specs.iter().any(|f| f.name == name) {
         Ok(Setter::Factor {
@@ -173,17 +196,19 @@ fn factor(s: &Scenario, id: &str, name: &str) -> Result<Setter, String> {
             name: name.into(),
         })
     } else if specs.is_empty() {
-        Err(format!("{} has no calibration factors", model.name()))
+        Err(PathError::NoFactors {
+            model: model.name().into(),
+        })
     } else {
-        Err(format!(
-            "'{name}' is not a factor of {} here; its factors: {}",
-            model.name(),
-            specs
+        Err(PathError::UnknownFactor {
+            name: name.into(),
+            model: model.name().into(),
+            known: specs
                 .iter()
                 .map(|f| f.name.as_str())
                 .collect::<Vec<_>>()
-                .join(", ")
-        ))
+                .join(", "),
+        })
     }
 }
 
