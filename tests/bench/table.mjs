@@ -431,6 +431,23 @@ for (const [kind, what, target, limit] of [
   else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 100));
 }
 
+// Uncertainty bands (issue 35): 10,000 Monte Carlo samples of a model's
+// headline figures, natively and in the page's build.
+{
+  const target = '< 1 s in the page';
+  for (const [id, name] of [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia'], ['spotdnn', 'spotDNN'], ['stash', 'Stash']]) {
+    const label = `${name}'s bands, 10,000 samples (the example's headline, one range), native`;
+    const m = nativeTiming([`uncertainty.${id}.10000`], label, target);
+    if (m) row(label, `median ${us(m[0].median_us)}, max ${us(m[0].max_us)}`, target, verdict(m[0].median_us < 1e6));
+  }
+  for (const [id, name] of [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia']]) {
+    const label = `${name}'s bands, 10,000 samples, in headless Chromium (wasm32)`;
+    const m = wasm.get(`uncertainty.wasm.${id}.10000`);
+    if (!m) failed(label, `no uncertainty.wasm.${id}.10000 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/uncertainty_wasm_bench.rs)`, target);
+    else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 1000));
+  }
+}
+
 // Li et al.'s event core compiled to wasm32 (the page's build), in headless
 // Chromium: the Inception v3 profile, W = 2..10 × 200 steps.
 {
