@@ -85,9 +85,9 @@ test(name, async ({ ctx }) => {
 
   // A long sweep is cancelled while the pool computes it; the next edit
   // computes again on fresh workers, to the same figures.
-  await setField(page, 'li-max-workers', '40');
+  await setField(page, 'li-max-workers', '30');
   await showView(page, 'li');
-  await page.waitForFunction(() => /computing… \d+ of 40 parts done/.test(document.querySelector('[data-testid="li-pending"]')?.textContent || ''), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /computing… \d+ of 30 parts done/.test(document.querySelector('[data-testid="li-pending"]')?.textContent || ''), null, { timeout: 30_000 });
   const closed = [];
   for (const w of page.workers()) w.on('close', () => closed.push(w.url()));
   assert(await page.evaluate(() => {
