@@ -90,22 +90,29 @@ impl Model for Calibrate {
 /// input of its own, or no run is a cluster it predicts) is left out
 /// rather than reported as failed; when the runs themselves cannot be
 /// compared, every model with factors is kept, so each says why.
+///
+/// A model whose calibration is over its budget
+/// (`Model::calibration_work`) is kept without predicting the runs, so
+/// its calibration says so before anything runs.
 pub fn calibrated_models(s: &Scenario) -> Vec<&'static dyn Model> {
     let with: Vec<&'static dyn Model> = MODELS
         .iter()
         .copied()
         .filter(|m| !m.factors(s).is_empty())
         .collect();
-    match compare(s, &with) {
+    let over = |m: &&'static dyn Model| m.calibration_work(s).iter().any(|w| !w.fits());
+    let within: Vec<&'static dyn Model> = with.iter().copied().filter(|m| !over(m)).collect();
+    match compare(s, &within) {
         Ok(c) => with
             .into_iter()
             .filter(|m| {
-                c.models.iter().any(|r| {
-                    r.id == m.id()
-                        && r.outcomes
-                            .iter()
-                            .any(|o| matches!(o, Outcome::Predicted { .. }))
-                })
+                over(m)
+                    || c.models.iter().any(|r| {
+                        r.id == m.id()
+                            && r.outcomes
+                                .iter()
+                                .any(|o| matches!(o, Outcome::Predicted { .. }))
+                    })
             })
             .collect(),
         Err(_) => with,

@@ -18,6 +18,12 @@
 //!    hidden).
 //! 4. Leave-one-out: each run predicted by the whole procedure fitted on
 //!    the others.
+//!
+//! Where a model's run predictor is a surrogate (`Model::run_predictor_exact`),
+//! steps 2-4 fit on it and each calibrated and left-out prediction is
+//! reported from the model's `predict_run` at the fitted factors.
+//! Before anything runs, the work is stated and refused over budget:
+//! `work` (runs²) and the model's own `Model::calibration_work`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -274,6 +280,22 @@ impl Data<'_> {
     /// Run `i`'s prediction with the factors `x` (in `specs` order).
     fn predict(&mut self, specs: &[FactorSpec], x: &[f64], i: usize) -> Option<f64> {
         self.predict_with(&values(specs, x), i)
+    }
+
+    /// Run `i`'s prediction with the factors `x` as reported: the
+    /// model's own `predict_run` where its run predictor is a surrogate
+    /// (`Model::run_predictor_exact`), which the fit used.
+    fn reported(&mut self, specs: &[FactorSpec], x: &[f64], i: usize) -> Option<f64> {
+        if self.model.run_predictor_exact() {
+            return self.predict(specs, x, i);
+        }
+        let (measure, _, global_batch) = *self.measured.get(i)?;
+        let s = self.scenarios.get_mut(i)?;
+        s.calibration.set(self.model.id(), values(specs, x));
+        self.model
+            .predict_run(s)?
+            .ok()?
+            .in_measure(measure, global_batch)
     }
 
     /// `ln(predicted / measured)` of the runs `idx`.
@@ -629,8 +651,10 @@ pub fn calibrate_model(
     m: &'static dyn Model,
     opts: &FitOptions,
 ) -> Result<ModelCalibration, CalibrationError> {
-    let w = work(s);
-    if !w.fits() {
+    if let Some(w) = std::iter::once(work(s))
+        .chain(m.calibration_work(s))
+        .find(|w| !w.fits())
+    {
         return Err(CalibrationError::OverBudget {
             message: w.refusal(m.name()).message,
         });
@@ -703,7 +727,7 @@ pub fn calibrate_model(
     };
     let all: Vec<usize> = (0..usable.len()).collect();
     let fit = fit_on(&mut d, &specs, &cands, &all, &starts(&specs, &cands, opts))?;
-    let calibrated: Vec<Option<f64>> = all.iter().map(|&k| d.predict(&specs, &fit.x, k)).collect();
+    let calibrated: Vec<Option<f64>> = all.iter().map(|&k| d.reported(&specs, &fit.x, k)).collect();
     let mut loo: Vec<Option<f64>> = vec![None; usable.len()];
     let mut refits: Vec<Vec<f64>> = Vec::new();
     let mut loo_note = None;
@@ -726,7 +750,7 @@ pub fn calibrate_model(
             let others: Vec<usize> = all.iter().copied().filter(|&q| q != k).collect();
             match fit_on(&mut d, &specs, &cands, &others, &warm) {
                 Ok(f) => {
-                    loo[k] = d.predict(&specs, &f.x, k);
+                    loo[k] = d.reported(&specs, &f.x, k);
                     refits.push(f.x);
                 }
                 Err(e) => failed.push(format!("'{}': {e}", s.runs[usable[k]].label)),

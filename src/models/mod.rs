@@ -123,6 +123,20 @@ pub trait Model: Sync {
     fn run_predictor(&self, _s: &Scenario) -> Option<RunPredictor> {
         None
     }
+    /// Whether `run_predictor` gives `predict_run`'s numbers to the bit
+    /// (the default) or approximates them (a surrogate, as Li et al.'s
+    /// tabulated simulation): then the calibration fits on it and reports
+    /// every calibrated and left-out prediction from `predict_run`.
+    fn run_predictor_exact(&self) -> bool {
+        true
+    }
+    /// The work of calibrating it on `s`'s runs beyond the fit's own
+    /// (`calibration::fit::work`), for a model whose predictions are
+    /// simulations; over a budget, its calibration is refused with the
+    /// sentence of the measure before anything runs.
+    fn calibration_work(&self, _s: &Scenario) -> Vec<Work> {
+        Vec::new()
+    }
     /// The factors it can be calibrated by on `s` (`crate::calibration`),
     /// in the order they are fitted; none: as published only. A model
     /// with factors reads their values from `s.calibration` wherever it
