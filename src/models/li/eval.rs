@@ -293,7 +293,8 @@ pub fn spread(profile: &Profile, base: &Setup, w: u32, seeds: u32) -> Spread {
 }
 
 /// The profile, the PS count and link, and the simulation setup the
-/// scenario gives (what `evaluate` and `ddnn-planner simulate` run).
+/// scenario gives (what `evaluate` and `ddnn-planner simulate` run),
+/// calibrated by `calibration.li` (`factors`).
 pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unavailable> {
     let set = section::settings(s);
     let (profile, generated) = profile_of(s, &set)?;
@@ -315,7 +316,11 @@ pub fn prepare(s: &Scenario) -> Result<(LiSettings, Profile, bool, Setup), Unava
             "the PS link's bandwidth (typed, or the PS instance's network)",
         ));
     };
-    let base = setup_of(&set, &profile, ps.count.max(1), bytes_per_s);
+    // The calibration (`factors`): op times ÷ compute, B × network.
+    let f = super::factors::applied(s);
+    let profile = f.profile(profile);
+    let mut base = setup_of(&set, &profile, ps.count.max(1), bytes_per_s * f.network);
+    f.parse(&mut base.parse);
     Ok((set, profile, generated, base))
 }
 

@@ -20,6 +20,7 @@ mod chrome_error;
 mod chrome_steps;
 mod due;
 pub mod eval;
+pub mod factors;
 pub mod files;
 mod fronted;
 pub mod generate;

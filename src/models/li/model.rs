@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use super::eval::{evaluate_streamed, prepare, push_point, skeleton, spread, LiEvaluation, Spread};
 use super::report::build;
-use super::section;
 use super::generate::OpCount;
+use super::{factors, section};
 use crate::models::work::over_budget;
 use crate::models::{ByteImport, Import, Model, Need, RunPrediction, Unavailable, Work};
 use crate::readers::AnyImporter;
@@ -29,12 +29,16 @@ const MAX_OPS_SIMULATED: f64 = 1.2e8;
 /// about half an op, so this bounds the time as `MAX_OPS_SIMULATED` does.
 const MAX_SHARE_PASSES: f64 = 2.5e8;
 
-/// The last report and the inputs it was made from.
-static LAST: Mutex<Option<(String, Result<Report, Unavailable>)>> = Mutex::new(None);
+/// The last reports and the inputs each was made from, newest first:
+/// two, so a calibrated scenario's report and its figures as published
+/// (`models::add_published`) do not push each other out.
+static LAST: Mutex<Vec<(String, Result<Report, Unavailable>)>> = Mutex::new(Vec::new());
+/// Reports `LAST` keeps.
+const KEPT: usize = 2;
 
 /// Everything the simulation reads, as text: the section, the PS side,
-/// and (for a generated profile) the layer table, the first worker group,
-/// its catalog entry and the precision.
+/// its calibration factors, and (for a generated profile) the layer
+/// table, the first worker group, its catalog entry and the precision.
 pub fn inputs_key(s: &Scenario) -> String {
     let section = s.models.get(section::ID);
     let ps = &s.hardware.cluster.ps;
@@ -49,6 +53,7 @@ pub fn inputs_key(s: &Scenario) -> String {
         group,
         entry,
         s.hardware.precision,
+        s.calibration.of(section::ID),
     ])
     .to_string()
 }
@@ -175,7 +180,31 @@ impl Model for Li {
     }
 
     fn validate(&self, s: &Scenario) -> Vec<FieldError> {
-        section::validate(s)
+        let mut errs = section::validate(s);
+        errs.extend(crate::calibration::validate(s, section::ID, &factors::specs()));
+        errs
+    }
+
+    fn factors(&self, _s: &Scenario) -> Vec<crate::calibration::FactorSpec> {
+        factors::specs()
+    }
+
+    /// The throughput over the link ratios (`factors::Table`): a
+    /// surrogate of `predict_run`, its simulation to the bit at each
+    /// tabulated ratio.
+    fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
+        run_predictor(s)
+    }
+
+    fn run_predictor_exact(&self) -> bool {
+        false
+    }
+
+    /// Every run simulated at the table's `factors::POINTS` ratios and
+    /// four times whole (as published in the runs comparison and in the
+    /// fit, calibrated, and fitted without it).
+    fn calibration_work(&self, s: &Scenario) -> Vec<Work> {
+        calibration_work(s)
     }
 
     /// Ops simulated (`eval::ops_simulated`): the profile's ops per step
@@ -186,8 +215,15 @@ impl Model for Li {
     /// links' max-min shares take (`eval::share_passes`).
     fn work(&self, s: &Scenario) -> Vec<Work> {
         let set = section::settings(s);
+        // Calibrated, the figures as published beside the headline are
+        // one more evaluation (`models::add_published`).
+        let times = if s.calibration.of(section::ID).is_some() {
+            2.0
+        } else {
+            1.0
+        };
         let mut w = vec![Work {
-            units: super::eval::ops_simulated(s, &set),
+            units: times * super::eval::ops_simulated(s, &set),
             unit: "ops simulated",
             limit: MAX_OPS_SIMULATED,
             field: "models.li.steps".into(),
@@ -195,7 +231,7 @@ impl Model for Li {
         }];
         if s.hardware.cluster.ps.count > 1 {
             w.push(Work {
-                units: super::eval::share_passes(s, &set),
+                units: times * super::eval::share_passes(s, &set),
                 unit: "chunk visits to share several PS links",
                 limit: MAX_SHARE_PASSES,
                 field: "hardware.cluster.ps.count".into(),
@@ -242,9 +278,9 @@ impl Model for Li {
             return r;
         }
         let r = evaluate_streamed(s, &mut |e, done, total| {
-            partial(in_progress(e, done, total), done, total);
+            partial(in_progress(s, e, done, total), done, total);
         })
-        .map(|e| report_of(&e));
+        .map(|e| report_of(s, &e));
         keep(key, &r);
         r
     }
@@ -298,18 +334,20 @@ impl Model for Li {
             done += 1;
         }
         if done < total {
-            return Ok(in_progress(&e, done, total));
+            return Ok(in_progress(s, &e, done, total));
         }
-        let r = Ok(report_of(&e));
+        let r = Ok(report_of(s, &e));
         keep(key, &r);
         r
     }
 }
 
 /// The report, saying so when the profile's one step keeps the workers
-/// in lock-step.
-fn report_of(e: &LiEvaluation) -> Report {
+/// in lock-step, and when it is calibrated.
+fn report_of(s: &Scenario, e: &LiEvaluation) -> Report {
     let mut r = build(e);
+    r.notes
+        .extend(crate::calibration::calibrated_note(s, section::ID));
     if e.profile.steps.len() == 1 {
         r.notes.push(
             Note::warning(super::chrome::SINGLE_STEP).at(format!("models.{}.profile", section::ID)),
@@ -323,23 +361,64 @@ static SKELETON: Mutex<Option<(String, LiEvaluation)>> = Mutex::new(None);
 
 fn cached(key: &str) -> Option<Result<Report, Unavailable>> {
     let last = LAST.lock().ok()?;
-    let (k, r) = last.as_ref()?;
-    (k == key).then(|| r.clone())
+    last.iter().find(|(k, _)| k == key).map(|(_, r)| r.clone())
 }
 
 fn keep(key: String, r: &Result<Report, Unavailable>) {
     if let Ok(mut last) = LAST.lock() {
-        *last = Some((key, r.clone()));
+        last.retain(|(k, _)| *k != key);
+        last.insert(0, (key, r.clone()));
+        last.truncate(KEPT);
     }
 }
 
 /// The curve so far; the trace file comes with the whole result.
-fn in_progress(e: &LiEvaluation, done: u32, total: u32) -> Report {
-    let mut r = report_of(e);
+fn in_progress(s: &Scenario, e: &LiEvaluation, done: u32, total: u32) -> Report {
+    let mut r = report_of(s, e);
     r.downloads.clear();
     r.subject = format!("{} ({done} of {total} worker counts so far)", r.subject);
     r
 }
+
+/// A run's simulation of `w` workers on `servers` PS, `times` over:
+/// the ops it simulates and, with several PS, the share passes, each
+/// against the report's budget (`eval::ops_simulated`, `share_passes`).
+fn run_work(
+    set: &section::LiSettings,
+    size: &OpCount,
+    w: u32,
+    servers: u32,
+    times: f64,
+    unit: (&'static str, &'static str),
+    reduce: &str,
+) -> Vec<Work> {
+    let parse = set.alpha_s_per_byte != 0.0 || set.beta_s != 0.0;
+    let per_step = (size.ops + if parse { size.transfers() } else { 0 }) as f64;
+    let worker_steps =
+        times * f64::from(set.seeds.max(1)) * f64::from(set.steps) * f64::from(w.max(1));
+    let mut work = vec![Work {
+        units: per_step * worker_steps,
+        unit: unit.0,
+        limit: MAX_OPS_SIMULATED,
+        field: "models.li.steps".into(),
+        reduce: reduce.into(),
+    }];
+    if servers > 1 {
+        // As `eval::share_passes`, for this one W.
+        let on = |links: usize| links.min(servers as usize) as f64;
+        let per = 2.0 * size.transfers() as f64 * (on(size.downlinks) + on(size.uplinks));
+        work.push(Work {
+            units: per * worker_steps * f64::from(w.max(1)),
+            unit: unit.1,
+            limit: MAX_SHARE_PASSES,
+            field: "models.li.steps".into(),
+            reduce: reduce.into(),
+        });
+    }
+    work
+}
+
+const RUN_UNITS: (&str, &str) = ("ops simulated", "chunk visits to share several PS links");
 
 /// One W of the sweep (`eval::spread`) for the run's worker count, when
 /// its ops (and, with several PS, its share passes) fit the budgets the
@@ -347,46 +426,102 @@ fn in_progress(e: &LiEvaluation, done: u32, total: u32) -> Report {
 fn predict_run(s: &Scenario) -> Result<RunPrediction, Unavailable> {
     let (set, profile, _, base) = prepare(s)?;
     let w = s.hardware.cluster.total_workers().max(1);
-    let size = OpCount::of(&profile);
-    let parse = set.alpha_s_per_byte != 0.0 || set.beta_s != 0.0;
-    let per_step = (size.ops + if parse { size.transfers() } else { 0 }) as f64;
-    let worker_steps = f64::from(set.seeds.max(1)) * f64::from(set.steps) * f64::from(w);
-    let reduce = "the steps or the seeds (the run fixes its workers)";
-    let mut work = vec![Work {
-        units: per_step * worker_steps,
-        unit: "ops simulated",
-        limit: MAX_OPS_SIMULATED,
-        field: "models.li.steps".into(),
-        reduce: reduce.into(),
-    }];
-    if base.servers > 1 {
-        // As `eval::share_passes`, for this one W.
-        let on = |links: usize| links.min(base.servers as usize) as f64;
-        let per = 2.0 * size.transfers() as f64 * (on(size.downlinks) + on(size.uplinks));
-        work.push(Work {
-            units: per * worker_steps * f64::from(w),
-            unit: "chunk visits to share several PS links",
-            limit: MAX_SHARE_PASSES,
-            field: "models.li.steps".into(),
-            reduce: reduce.into(),
-        });
-    }
+    let work = run_work(
+        &set,
+        &OpCount::of(&profile),
+        w,
+        base.servers,
+        1.0,
+        RUN_UNITS,
+        "the steps or the seeds (the run fixes its workers)",
+    );
     let over = over_budget("Li et al.", &work);
     if !over.is_empty() {
         return Err(Unavailable::invalid(over));
     }
     let sim = spread(&profile, &base, w, set.seeds);
-    let p = RunPrediction::throughput(sim.mean);
+    Ok(with_note(s, &profile, RunPrediction::throughput(sim.mean)))
+}
+
+/// `p`, saying so when the run's workers differ from the profiled one.
+fn with_note(s: &Scenario, profile: &super::profile::Profile, p: RunPrediction) -> RunPrediction {
     let groups = &s.hardware.cluster.workers;
     let alike = groups
         .iter()
         .all(|g| g.instance == groups[0].instance && g.batch_size == profile.batch);
-    Ok(if alike {
+    if alike {
         p
     } else {
         p.with_note(format!(
             "Li et al. simulate the run's workers alike, each stepping as the profile does ({} samples per step)",
             profile.batch
         ))
-    })
+    }
+}
+
+/// `predict_run` as a function of the factors: the run's throughput
+/// `X(ρ)` tabulated as published (`factors::Table`, one simulation per
+/// ratio), then `compute · X(network / compute)` per call.
+fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
+    let mut published = s.clone();
+    published.calibration.set(section::ID, Default::default());
+    let (set, profile, _, base) = prepare(&published).ok()?;
+    let w = s.hardware.cluster.total_workers().max(1);
+    if !over_budget(
+        "Li et al.",
+        &run_work(&set, &OpCount::of(&profile), w, base.servers, 1.0, RUN_UNITS, ""),
+    )
+    .is_empty()
+    {
+        return None;
+    }
+    let table = factors::Table::new(
+        &profile,
+        base.bytes_per_s,
+        |b| super::eval::setup_of(&set, &profile, base.servers, b),
+        w,
+        set.seeds,
+    );
+    let note = with_note(s, &profile, RunPrediction::default()).note;
+    Some(Box::new(move |values| {
+        let f = factors::from_values(values);
+        let x = f.compute * table.at(f.network / f.compute)?;
+        Some(RunPrediction {
+            throughput: Some(x),
+            iteration_s: None,
+            note: note.clone(),
+        })
+    }))
+}
+
+/// A calibration's simulations on `s`'s runs (`Model::calibration_work`):
+/// each run's `predict_run` work, `factors::POINTS + 4` times over.
+fn calibration_work(s: &Scenario) -> Vec<Work> {
+    let set = section::settings(s);
+    let size = super::eval::profile_size(s, &set);
+    let times = (factors::POINTS + 4) as f64;
+    let mut total: Vec<Work> = Vec::new();
+    for run in &s.runs {
+        let w: u32 = run.workers.iter().map(|g| g.count).sum();
+        let servers = run.ps.as_ref().unwrap_or(&s.hardware.cluster.ps).count.max(1);
+        let work = run_work(
+            &set,
+            &size,
+            w,
+            servers,
+            times,
+            (
+                "ops simulated to calibrate (each run at 16 link ratios and 4 times whole)",
+                "chunk visits to share several PS links to calibrate",
+            ),
+            "the steps or the seeds (or the runs)",
+        );
+        for x in work {
+            match total.iter_mut().find(|t| t.unit == x.unit) {
+                Some(t) => t.units += x.units,
+                None => total.push(x),
+            }
+        }
+    }
+    total
 }
