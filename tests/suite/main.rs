@@ -8,6 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod calibrate_cli;
 mod calibrate_cynthia;
+mod calibrate_li;
 mod calibrate_spotdnn;
 mod calibrate_stash;
 mod calibrate_zeng;
