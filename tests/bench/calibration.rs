@@ -1,6 +1,7 @@
-//! `cargo bench --bench calibration`: calibrating each model with factors
-//! on 50 measured runs with leave-one-out, as the page's worker does on
-//! every edit of a scenario with runs (target < 100 ms in the page).
+//! `cargo bench --bench calibration [-- ID…]`: calibrating each model
+//! with factors (or those named) on 50 measured runs with leave-one-out,
+//! as the page's worker does on every edit of a scenario with runs
+//! (target < 100 ms in the page).
 
 mod timing;
 
@@ -13,22 +14,38 @@ use timing::time;
 #[path = "../suite/calibration_runs50.rs"]
 mod runs50;
 
+/// A fifty-run scenario of `runs50`.
+type RunSet = fn() -> ddnn_planner::scenario::Scenario;
+
 fn main() {
-    let s = runs50::scenario();
-    let zeng = by_id("zeng").expect("zeng is registered");
-    time(
-        "calibration.zeng50",
-        "calibrate Zeng et al. on 50 runs, with leave-one-out",
-        1,
-        || {
-            black_box(calibrate_model(black_box(&s), zeng, &FitOptions::default()).ok());
-        },
-    );
-    for (id, s) in [
-        ("cynthia", runs50::cynthia()),
-        ("stash", runs50::stash()),
-        ("spotdnn", runs50::spotdnn()),
-    ] {
+    // `cargo bench --bench calibration -- li`: only the models whose id
+    // is given (none: every one).
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |id: &str| only.is_empty() || only.iter().any(|o| o == id);
+    if wanted("zeng") {
+        let s = runs50::scenario();
+        let zeng = by_id("zeng").expect("zeng is registered");
+        time(
+            "calibration.zeng50",
+            "calibrate Zeng et al. on 50 runs, with leave-one-out",
+            1,
+            || {
+                black_box(calibrate_model(black_box(&s), zeng, &FitOptions::default()).ok());
+            },
+        );
+    }
+    let sets: [(&str, RunSet); 4] = [
+        ("cynthia", runs50::cynthia),
+        ("stash", runs50::stash),
+        ("spotdnn", runs50::spotdnn),
+        // Each run simulated at 16 link ratios and 4 times whole.
+        ("li", runs50::li),
+    ];
+    for (id, s) in sets.into_iter().filter(|(id, _)| wanted(id)) {
+        let s = s();
         let m = by_id(id).expect("the model is registered");
         time(
             &format!("calibration.{id}50"),

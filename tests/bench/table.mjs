@@ -271,7 +271,7 @@ for (const [key, what] of [
   const what = 'calibrating Zeng et al. on 50 runs with leave-one-out, native';
   const t = nativeTiming(['calibration.zeng50'], what, target);
   if (t) row(what, `median ${us(t[0].median_us)}, max ${us(t[0].max_us)}`, target, verdict(t[0].median_us < 100000));
-  for (const [id, name] of [['cynthia', 'Cynthia'], ['stash', 'Stash'], ['spotdnn', 'spotDNN']]) {
+  for (const [id, name] of [['cynthia', 'Cynthia'], ['stash', 'Stash'], ['spotdnn', 'spotDNN'], ['li', 'Li et al.']]) {
     const label = `calibrating ${name} on 50 runs with leave-one-out, native`;
     const m = nativeTiming([`calibration.${id}50`], label, target);
     if (m) row(label, `median ${us(m[0].median_us)}, max ${us(m[0].max_us)}`, target, verdict(m[0].median_us < 100000));

@@ -88,6 +88,7 @@ const STASH: [(&str, f64); 6] = [
     ("rate:p3.8xlarge", 0.9),
     ("rate:p3.16xlarge", 0.75),
 ];
+const LI: [(&str, f64); 2] = [("compute", 0.6), ("network", 0.7)];
 const SPOTDNN: [(&str, f64); 4] = [
     ("ps_bandwidth", 0.7),
     ("rate:g3.8xlarge", 0.8),
@@ -103,6 +104,7 @@ pub fn truth(id: &str, name: &str) -> f64 {
         "cynthia" => &CYNTHIA,
         "stash" => &STASH,
         "spotdnn" => &SPOTDNN,
+        "li" => &LI,
         _ => &TRUTH,
     };
     table
@@ -205,4 +207,71 @@ pub fn spotdnn() -> Scenario {
         }
         (workers, None)
     })
+}
+
+/// Li et al.: a five-op profile (pull 2 MB, forward, backward, push
+/// 2 MB, apply) simulated over 60 steps and one seed, 1 to 8 workers on
+/// one PS at 1, 2.5 or 10 Gb/s; throughputs with the same −3% to +3%
+/// pattern.
+pub fn li() -> Scenario {
+    use ddnn_planner::models::li::section::LiSettings;
+    let mut s = ddnn_planner::models::li::presets::example();
+    let profile = serde_json::json!({
+        "name": "small", "batch": 32,
+        "ops": [
+            {"name": "pull w", "resource": "downlink", "tensor": "w"},
+            {"name": "fwd", "resource": "worker", "deps": [0]},
+            {"name": "bwd", "resource": "worker", "deps": [1]},
+            {"name": "push g", "resource": "uplink", "deps": [2], "tensor": "w"},
+            {"name": "apply", "resource": "ps", "deps": [3], "tensor": "w"}
+        ],
+        "steps": [
+            [2e6, 0.010, 0.020, 2e6, 0.001],
+            [2e6, 0.011, 0.019, 2e6, 0.001],
+            [2e6, 0.0095, 0.021, 2e6, 0.0012]
+        ]
+    });
+    s.set_section(
+        "li",
+        &LiSettings {
+            profile: serde_json::from_value(profile).ok(),
+            generate: None,
+            steps: 60,
+            warmup: 6,
+            seeds: 1,
+            max_workers: 4,
+            ..LiSettings::default()
+        },
+    );
+    let model = by_id("li").expect("the model is registered");
+    let mut gen = s.clone();
+    gen.calibration
+        .set("li", LI.iter().map(|&(k, v)| (k.to_string(), v)).collect());
+    s.runs = (0..50u32)
+        .map(|i| {
+            let gbit = [1.0, 2.5, 10.0][(i % 3) as usize];
+            let mut run = Run {
+                published: None,
+                lacks: None,
+                label: format!("run {i}"),
+                workers: vec![group("Quadro RTX 4000", 1 + i % 8, 32)],
+                ps: Some(ParameterServer {
+                    count: 1,
+                    instance: None,
+                    link_bytes_per_s: Some(gbit * 1.25e8),
+                    latency_s: 0.0,
+                }),
+                iteration_s: None,
+                throughput: Some(1.0),
+                source: String::new(),
+            };
+            let x = match model.predict_run(&run_scenario(&gen, &run)) {
+                Some(Ok(p)) => p.throughput.unwrap_or(1.0),
+                _ => 1.0,
+            };
+            run.throughput = Some(x * (1.0 + 0.01 * f64::from(i % 7) - 0.03));
+            run
+        })
+        .collect();
+    s
 }

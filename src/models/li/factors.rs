@@ -184,8 +184,9 @@ impl Table {
     }
 
     /// `X(ρ)`, linear in `(ln ρ, ln X)` between the two ratios around
-    /// `ρ` (past the ends, the end interval's line); at a tabulated ratio,
-    /// its simulation to the bit. `None` when not a finite positive number.
+    /// `ρ` (past the ends, the end interval's line); at a whole power of
+    /// two, its simulation to the bit (elsewhere among the ratios, within
+    /// the rounding of `log2`). `None` when not a finite positive number.
     pub fn at(&self, rho: f64) -> Option<f64> {
         if !(rho.is_finite() && rho > 0.0) {
             return None;

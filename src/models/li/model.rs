@@ -190,8 +190,9 @@ impl Model for Li {
     }
 
     /// The throughput over the link ratios (`factors::Table`): a
-    /// surrogate of `predict_run`, its simulation to the bit at each
-    /// tabulated ratio.
+    /// surrogate of `predict_run`, its simulation to the bit where
+    /// `network / compute` is a tabulated whole power of two (1 among
+    /// them: as published).
     fn run_predictor(&self, s: &Scenario) -> Option<crate::models::RunPredictor> {
         run_predictor(s)
     }
