@@ -96,12 +96,18 @@ export interface Series {
   hollow?: boolean[];
   color?: string;
   y2: boolean;
+  /** 10th and 90th percentile per point, when inputs have ranges. */
+  band?: SeriesBand;
 }
+
+export interface SeriesBand { p10: number[]; p90: number[]; samples: number }
 
 export type Marker =
   | { kind: "vertical"; x: number; label: string }
   | { kind: "horizontal"; y: number; label: string }
-  | { kind: "below"; y: number; label: string };
+  | { kind: "below"; y: number; label: string }
+  /** A timeline total's 10th-90th percentile, when inputs have ranges. */
+  | { kind: "span"; x0: number; x1: number; label: string };
 
 /** A chart as data; `figure(chart)` makes it a plotly.js figure. */
 export interface Chart {

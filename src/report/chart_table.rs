@@ -21,7 +21,12 @@ impl Chart {
             || self
                 .markers
                 .iter()
-                .any(|m| !matches!(m, Marker::Vertical { .. }));
+                .any(|m| matches!(m, Marker::Horizontal { .. } | Marker::Below { .. }));
+        let has_band = self.series.iter().any(|s| s.band.is_some());
+        let has_span = self
+            .markers
+            .iter()
+            .any(|m| matches!(m, Marker::Span { .. }));
 
         let mut columns = vec![Column::new("series", Unit::None)];
         let row_col = has_bars.then(|| push(&mut columns, "row", Unit::None));
@@ -32,9 +37,26 @@ impl Chart {
             (true, true) => format!("{}, or a bar's start", self.x.label),
         };
         let x_col = push(&mut columns, &x_label, self.x.unit);
-        let end_col = has_bars.then(|| push(&mut columns, "end", self.x.unit));
+        let end_col = (has_bars || has_span).then(|| push(&mut columns, "end", self.x.unit));
         let y_col = has_y.then(|| push(&mut columns, &self.y.label, self.y.unit));
         let y2_col = y2.map(|a| push(&mut columns, &a.label, a.unit));
+        // A band's percentiles in the y axis' unit (a band on the second
+        // axis reads in its own).
+        let band_unit = |s: &super::Series| match (&self.y2, s.y2) {
+            (Some(a), true) => a.unit,
+            _ => self.y.unit,
+        };
+        let band_cols = has_band.then(|| {
+            let unit = self
+                .series
+                .iter()
+                .find(|s| s.band.is_some())
+                .map_or(self.y.unit, band_unit);
+            (
+                push(&mut columns, "10th percentile", unit),
+                push(&mut columns, "90th percentile", unit),
+            )
+        });
         let hover_col = has_hover.then(|| push(&mut columns, "details", Unit::None));
 
         let width = columns.len();
@@ -55,6 +77,13 @@ impl Chart {
                         }
                         if let Some(c) = hover_col {
                             r[c] = Value::text(hover(i));
+                        }
+                        if let (Some((c10, c90)), Some(b)) = (band_cols, &s.band) {
+                            let unit = band_unit(s);
+                            if let (Some(&lo), Some(&hi)) = (b.p10.get(i), b.p90.get(i)) {
+                                r[c10] = Value::num(lo, unit);
+                                r[c90] = Value::num(hi, unit);
+                            }
                         }
                         rows.push(r);
                     }
@@ -93,6 +122,13 @@ impl Chart {
                     r[0] = Value::text(label);
                     if let Some(c) = y_col {
                         r[c] = Value::num(*y, self.y.unit);
+                    }
+                }
+                Marker::Span { x0, x1, label } => {
+                    r[0] = Value::text(label);
+                    r[x_col] = Value::num(*x0, self.x.unit);
+                    if let Some(c) = end_col {
+                        r[c] = Value::num(*x1, self.x.unit);
                     }
                 }
             }
@@ -197,5 +233,41 @@ mod tests {
         assert_eq!(t.rows[1][1], Value::text("worker 2"));
         assert_eq!(t.rows[1][3].number(), Some(1.25));
         assert_eq!(t.key, "timeline-data");
+    }
+
+    #[test]
+    fn bands_read_as_percentile_columns_and_a_span_row() {
+        let mut c = cost_chart();
+        c.series[0].band = Some(crate::report::SeriesBand {
+            p10: vec![9.0, 11.0],
+            p90: vec![11.0, 14.0],
+            samples: 100,
+        });
+        c.markers.push(Marker::Span {
+            x0: 1.5,
+            x1: 2.5,
+            label: "spread".into(),
+        });
+        let t = c.as_table();
+        let headers: Vec<String> = t.columns.iter().map(Column::header).collect();
+        assert_eq!(
+            headers,
+            [
+                "series",
+                "workers",
+                "end",
+                "cost [USD]",
+                "time [h]",
+                "10th percentile [USD]",
+                "90th percentile [USD]",
+                "details"
+            ]
+        );
+        assert_eq!(t.rows[1][5].number(), Some(11.0));
+        assert_eq!(t.rows[1][6].number(), Some(14.0));
+        assert_eq!(t.rows[2][5], Value::Empty);
+        let span = t.rows.last().cloned().unwrap_or_default();
+        assert_eq!(span[0], Value::text("spread"));
+        assert_eq!((span[1].number(), span[2].number()), (Some(1.5), Some(2.5)));
     }
 }

@@ -143,7 +143,75 @@ pub fn csv(reports: &[Report]) -> String {
             out.push_str(&section(&rows));
         }
     }
+    let bands = chart_band_rows(reports);
+    if bands.len() > 1 {
+        out.push('\n');
+        out.push_str(&section(&bands));
+    }
     out
+}
+
+/// The charts' bands (`crate::uncertainty::curves`), one row per point:
+/// model, chart, series, x, its 10th and 90th percentile, their SI unit
+/// and the samples; a timeline's total as one row with no x. Only the
+/// header when no chart has a band, so a document without ranges keeps
+/// its bytes.
+fn chart_band_rows(reports: &[Report]) -> Vec<Vec<String>> {
+    let mut rows = vec![[
+        "model",
+        "chart_band",
+        "series",
+        "x",
+        "x unit",
+        "p10",
+        "p90",
+        "unit",
+        "samples",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in reports {
+        for c in &r.charts {
+            for s in &c.series {
+                let (super::SeriesData::Xy { x, .. }, Some(b)) = (&s.data, &s.band) else {
+                    continue;
+                };
+                let unit = match (&c.y2, s.y2) {
+                    (Some(a), true) => a.unit,
+                    _ => c.y.unit,
+                };
+                for ((xv, lo), hi) in x.iter().zip(&b.p10).zip(&b.p90) {
+                    rows.push(vec![
+                        cell(&r.model),
+                        cell(&c.key),
+                        cell(&s.name),
+                        format!("{xv}"),
+                        c.x.unit.si().to_string(),
+                        format!("{lo}"),
+                        format!("{hi}"),
+                        unit.si().to_string(),
+                        b.samples.to_string(),
+                    ]);
+                }
+            }
+            for m in &c.markers {
+                if let super::Marker::Span { x0, x1, label } = m {
+                    rows.push(vec![
+                        cell(&r.model),
+                        cell(&c.key),
+                        cell(label),
+                        String::new(),
+                        String::new(),
+                        format!("{x0}"),
+                        format!("{x1}"),
+                        c.x.unit.si().to_string(),
+                        String::new(),
+                    ]);
+                }
+            }
+        }
+    }
+    rows
 }
 
 #[cfg(test)]

@@ -402,6 +402,20 @@ pub struct Series {
     /// Drawn against the chart's second y axis.
     #[serde(default)]
     pub y2: bool,
+    /// Its 10th-90th percentile per point when inputs are given ranges
+    /// (`crate::uncertainty`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<SeriesBand>,
+}
+
+/// A curve's spread over an uncertainty band's samples: the 10th and
+/// 90th percentile at each of its points, in the series' y unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesBand {
+    pub p10: Vec<f64>,
+    pub p90: Vec<f64>,
+    /// Samples drawn (a point counts those the model had a value for).
+    pub samples: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -474,6 +488,7 @@ impl Series {
             hollow: Vec::new(),
             color: None,
             y2: false,
+            band: None,
         }
     }
 
@@ -491,6 +506,7 @@ impl Series {
             hollow: Vec::new(),
             color: None,
             y2: false,
+            band: None,
         }
     }
 
@@ -525,6 +541,10 @@ pub enum Marker {
     Horizontal { y: f64, label: String },
     /// The region below `y` shaded (where a goal is met).
     Below { y: f64, label: String },
+    /// The region from `x0` to `x1` shaded: the 10th-90th percentile of
+    /// the vertical marker before it (a timeline's total) over an
+    /// uncertainty band's samples.
+    Span { x0: f64, x1: f64, label: String },
 }
 
 /// `Marker` as read (see `crate::tagged`).
@@ -533,6 +553,8 @@ struct MarkerRepr {
     kind: MarkerKind,
     x: Option<f64>,
     y: Option<f64>,
+    x0: Option<f64>,
+    x1: Option<f64>,
     label: String,
 }
 
@@ -542,6 +564,7 @@ enum MarkerKind {
     Vertical,
     Horizontal,
     Below,
+    Span,
 }
 
 impl TryFrom<MarkerRepr> for Marker {
@@ -559,6 +582,11 @@ impl TryFrom<MarkerRepr> for Marker {
             },
             MarkerKind::Below => Marker::Below {
                 y: need(r.y, "below", "y")?,
+                label,
+            },
+            MarkerKind::Span => Marker::Span {
+                x0: need(r.x0, "span", "x0")?,
+                x1: need(r.x1, "span", "x1")?,
                 label,
             },
         })
@@ -614,15 +642,22 @@ impl Report {
             }
         }
         for c in &self.charts {
-            let data = c.series.iter().any(|s| match &s.data {
-                SeriesData::Xy { x, y } => x.iter().chain(y).copied().any(bad),
-                SeriesData::Segments { start, end, .. } => {
-                    start.iter().chain(end).copied().any(bad)
+            let data = c.series.iter().any(|s| {
+                let band = s
+                    .band
+                    .as_ref()
+                    .is_some_and(|b| b.p10.iter().chain(&b.p90).copied().any(bad));
+                band || match &s.data {
+                    SeriesData::Xy { x, y } => x.iter().chain(y).copied().any(bad),
+                    SeriesData::Segments { start, end, .. } => {
+                        start.iter().chain(end).copied().any(bad)
+                    }
                 }
             });
             let marks = c.markers.iter().any(|m| match m {
                 Marker::Vertical { x, .. } => bad(*x),
                 Marker::Horizontal { y, .. } | Marker::Below { y, .. } => bad(*y),
+                Marker::Span { x0, x1, .. } => bad(*x0) || bad(*x1),
             });
             if data || marks {
                 return Some(format!("chart {}", c.key));

@@ -39,6 +39,25 @@ const GOAL: &str = "#2ca02c";
 const REFERENCE: &str = "#555";
 const TRANSPARENT: &str = "rgba(0,0,0,0)";
 
+/// Plotly's default trace colours, in order: a band takes its curve's.
+const COLORWAY: [(u8, u8, u8); 10] = [
+    (0x1f, 0x77, 0xb4),
+    (0xff, 0x7f, 0x0e),
+    (0x2c, 0xa0, 0x2c),
+    (0xd6, 0x27, 0x28),
+    (0x94, 0x67, 0xbd),
+    (0x8c, 0x56, 0x4b),
+    (0xe3, 0x77, 0xc2),
+    (0x7f, 0x7f, 0x7f),
+    (0xbc, 0xbd, 0x22),
+    (0x17, 0xbe, 0xcf),
+];
+/// The legend entry of every band (one entry toggles them all).
+pub const BAND_LEGEND: &str = "10th-90th percentile";
+const BAND_GROUP: &str = "band";
+/// A band's fill opacity: the curve stays readable through it.
+const BAND_ALPHA: f64 = 0.2;
+
 /// A number for plotly: JSON has no NaN or infinity, so those become null,
 /// which plotly draws as a gap.
 fn num(v: f64) -> Value {
@@ -196,6 +215,108 @@ fn bar_style(s: &Series, t: &mut Map<String, Value>) {
     hover(s, t);
 }
 
+/// The fill of the band around trace `index` drawn in `color` (or the
+/// palette's colour at that index): the same hue, see-through.
+fn band_fill(color: Option<&str>, index: usize) -> String {
+    let hex = |h: &str| -> Option<(u8, u8, u8)> {
+        let h = h.strip_prefix('#')?;
+        let b = |i: usize| u8::from_str_radix(h.get(i..i + 2)?, 16).ok();
+        (h.len() == 6).then_some(())?;
+        Some((b(0)?, b(2)?, b(4)?))
+    };
+    let (r, g, b) = color
+        .and_then(hex)
+        .unwrap_or(COLORWAY[index % COLORWAY.len()]);
+    format!("rgba({r},{g},{b},{BAND_ALPHA})")
+}
+
+/// The band of series `s` (trace `index`) as two traces, its 10th and
+/// then its 90th percentile, the area between them filled
+/// (`fill: 'tonexty'`). They come after every other trace, so plotly's
+/// colours for those stay what they are without bands.
+fn band_traces(c: &Chart, s: &Series, index: usize, first: bool) -> Option<[Value; 2]> {
+    let (SeriesData::Xy { x, .. }, Some(b)) = (&s.data, &s.band) else {
+        return None;
+    };
+    let on_y2 = s.y2 && c.y2.is_some();
+    let unit = match (&c.y2, on_y2) {
+        (Some(a), true) => a.unit,
+        _ => c.y.unit,
+    };
+    let xs = nums(x.iter().map(|&v| c.x.unit.scale(v)));
+    let hover: Vec<String> = b
+        .p10
+        .iter()
+        .zip(&b.p90)
+        .map(|(&lo, &hi)| {
+            escape(&format!(
+                "{}: {BAND_LEGEND} {} – {}",
+                s.name,
+                unit.display(lo),
+                unit.display(hi)
+            ))
+        })
+        .collect();
+    let mut lo = json!({
+        "type": "scatter", "mode": "lines",
+        "name": escape(&format!("{} (10th percentile)", s.name)),
+        "x": xs, "y": nums(b.p10.iter().map(|&v| unit.scale(v))),
+        "line": { "width": 0 },
+        "showlegend": false, "legendgroup": BAND_GROUP, "hoverinfo": "skip",
+    });
+    let mut hi = json!({
+        "type": "scatter", "mode": "lines",
+        "name": BAND_LEGEND,
+        "x": xs, "y": nums(b.p90.iter().map(|&v| unit.scale(v))),
+        "fill": "tonexty", "fillcolor": band_fill(s.color.as_deref(), index),
+        "line": { "width": 0 },
+        "showlegend": first, "legendgroup": BAND_GROUP,
+        "text": hover, "hoverinfo": "text",
+    });
+    if on_y2 {
+        lo["yaxis"] = json!("y2");
+        hi["yaxis"] = json!("y2");
+    }
+    Some([lo, hi])
+}
+
+/// A timeline's span (`Marker::Span`) as two vertical traces on a hidden
+/// axis from 0 to 1 over the rows, the area between them filled
+/// (`fill: 'tonextx'`): shaded from the top row to the bottom one.
+fn span_traces(x0: f64, x1: f64, label: &str, c: &Chart, first: bool) -> Option<[Value; 2]> {
+    let a = c.x.unit.scale(x0);
+    let b = c.x.unit.scale(x1);
+    shape_pos(&c.x, a)?;
+    shape_pos(&c.x, b)?;
+    let hover = escape(&format!(
+        "{label}: {} – {}",
+        c.x.unit.display(x0),
+        c.x.unit.display(x1)
+    ));
+    let edge = |v: f64| {
+        json!({
+            "type": "scatter", "mode": "lines",
+            "x": [v, v], "y": [0, 1], "yaxis": SPAN_AXIS,
+            "line": { "width": 0 },
+            "legendgroup": BAND_GROUP, "hoverinfo": "skip",
+        })
+    };
+    let mut lo = edge(a);
+    lo["name"] = json!(escape(&format!("{label} (10th percentile)")));
+    lo["showlegend"] = json!(false);
+    let mut hi = edge(b);
+    hi["name"] = json!(BAND_LEGEND);
+    hi["fill"] = json!("tonextx");
+    hi["fillcolor"] = json!(format!("rgba(85,85,85,{BAND_ALPHA})"));
+    hi["showlegend"] = json!(first);
+    hi["text"] = json!([hover.clone(), hover]);
+    hi["hoverinfo"] = json!("text");
+    Some([lo, hi])
+}
+
+/// The hidden axis a span is drawn on (`span_traces`).
+const SPAN_AXIS: &str = "y3";
+
 fn label_annotation(x: Value, xref: &str, y: Value, yref: &str, label: &str) -> Value {
     json!({
         "x": x, "xref": xref, "y": y, "yref": yref,
@@ -214,10 +335,12 @@ fn markers(c: &Chart) -> (Vec<Value>, Vec<Value>) {
     // into it on a narrow screen: then the vertical one goes at the bottom.
     let low = c.markers.iter().any(|m| match m {
         Marker::Horizontal { label, .. } | Marker::Below { label, .. } => !label.is_empty(),
-        Marker::Vertical { .. } => false,
+        Marker::Vertical { .. } | Marker::Span { .. } => false,
     });
     for m in &c.markers {
         match m {
+            // Drawn as traces (`span_traces`), for the legend.
+            Marker::Span { .. } => {}
             Marker::Vertical { x, label } => {
                 let v = c.x.unit.scale(*x);
                 let Some(sx) = shape_pos(&c.x, v) else {
@@ -316,6 +439,23 @@ pub fn figure(c: &Chart) -> Value {
         };
         data.push(Value::Object(t));
     }
+    let mut banded = false;
+    for (i, s) in c.series.iter().enumerate() {
+        if let Some(pair) = band_traces(c, s, i, !banded) {
+            data.extend(pair);
+            banded = true;
+        }
+    }
+    let mut spans = false;
+    for m in &c.markers {
+        if let Marker::Span { x0, x1, label } = m {
+            if let Some(pair) = span_traces(*x0, *x1, label, c, !banded) {
+                data.extend(pair);
+                banded = true;
+                spans = true;
+            }
+        }
+    }
     let timeline = c
         .series
         .iter()
@@ -370,6 +510,11 @@ pub fn figure(c: &Chart) -> Value {
         a["overlaying"] = json!("y");
         a["side"] = json!("right");
         layout["yaxis2"] = a;
+    }
+    if spans {
+        layout["yaxis3"] = json!({
+            "overlaying": "y", "range": [0, 1], "visible": false, "fixedrange": true,
+        });
     }
     let (shapes, annotations) = markers(c);
     if !shapes.is_empty() {
@@ -727,5 +872,85 @@ mod tests {
         assert_eq!(l["shapes"][0]["ysizemode"], "pixel");
         assert_eq!(l["shapes"][0]["yanchor"], json!(2.0));
         assert_eq!(l["annotations"][0]["y"], json!(2f64.log10()));
+    }
+
+    #[test]
+    fn a_band_is_a_filled_area_between_its_percentiles_after_the_lines() {
+        let mut a = Series::xy("a", Style::LinePoints, vec![1.0, 2.0], vec![3600.0, 7200.0]);
+        a.band = Some(crate::report::SeriesBand {
+            p10: vec![1800.0, 3600.0],
+            p90: vec![5400.0, 10800.0],
+            samples: 100,
+        });
+        let mut b = Series::xy("b", Style::Line, vec![1.0], vec![3600.0]).color("#102030");
+        b.band = Some(crate::report::SeriesBand {
+            p10: vec![3600.0],
+            p90: vec![3600.0],
+            samples: 100,
+        });
+        let c = chart(
+            Axis::new("workers", Unit::Count),
+            Axis::new("training time", Unit::Hours),
+            vec![a, b],
+        );
+        let f = figure(&c);
+        let d = f["data"].as_array().map_or(&[][..], Vec::as_slice);
+        // The lines first, as without bands (plotly's colours by index).
+        assert_eq!(
+            (d[0]["name"].as_str(), d[1]["name"].as_str()),
+            (Some("a"), Some("b"))
+        );
+        assert_eq!(d.len(), 6);
+        assert_eq!(d[2]["y"], json!([0.5, 1.0]));
+        assert_eq!(d[2]["showlegend"], false);
+        assert_eq!(d[3]["y"], json!([1.5, 3.0]));
+        assert_eq!(d[3]["fill"], "tonexty");
+        assert_eq!(d[3]["name"], BAND_LEGEND);
+        assert_eq!(d[3]["showlegend"], true);
+        // The palette's first colour for "a", b's own for "b".
+        assert_eq!(d[3]["fillcolor"], "rgba(31,119,180,0.2)");
+        assert_eq!(d[5]["fillcolor"], "rgba(16,32,48,0.2)");
+        assert_eq!(d[5]["showlegend"], false);
+        assert_eq!(d[3]["legendgroup"], d[5]["legendgroup"]);
+    }
+
+    #[test]
+    fn a_timelines_span_shades_its_total_across_the_rows() {
+        let mut c = chart(
+            Axis::new("time since iteration start", Unit::Seconds),
+            Axis::new("", Unit::None),
+            vec![Series::segments(
+                "compute",
+                vec!["w1".into()],
+                vec![0.0],
+                vec![2.0],
+            )],
+        );
+        c.markers = vec![
+            Marker::Vertical {
+                x: 2.0,
+                label: "iteration end".into(),
+            },
+            Marker::Span {
+                x0: 1.5,
+                x1: 2.5,
+                label: "iteration end: 10th–90th percentile".into(),
+            },
+        ];
+        let f = figure(&c);
+        let d = &f["data"];
+        assert_eq!(d[1]["x"], json!([1.5, 1.5]));
+        assert_eq!(d[2]["x"], json!([2.5, 2.5]));
+        assert_eq!(d[2]["fill"], "tonextx");
+        assert_eq!(d[2]["yaxis"], "y3");
+        assert_eq!(d[2]["name"], BAND_LEGEND);
+        let l = &f["layout"];
+        assert_eq!(l["yaxis3"]["overlaying"], "y");
+        assert_eq!(l["yaxis3"]["visible"], false);
+        // The vertical line is still a shape; the span is not.
+        assert_eq!(l["shapes"].as_array().map(Vec::len), Some(1));
+        // Without a span, no hidden axis.
+        c.markers.truncate(1);
+        assert!(figure(&c)["layout"].get("yaxis3").is_none());
     }
 }
