@@ -163,6 +163,34 @@ pub trait Model: Sync {
     fn headline_work(&self, s: &Scenario) -> Vec<Work> {
         self.work(s)
     }
+    /// Keys of its charts that get uncertainty bands (cost and time
+    /// against the worker count; a timeline, on the total its vertical
+    /// marker stands at): each line's 10th-90th percentile per point, and
+    /// the timeline's total's (`crate::uncertainty::curves`).
+    fn banded_charts(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Those charts alone, for one sample of their bands, assuming `s`
+    /// passed `validate_for(self)`: the same as `report(s)`'s charts with
+    /// those keys (default: taken from it); a model overrides it to
+    /// skip what they do not need.
+    fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
+        let keys = self.banded_charts();
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.report(s).map(|r| {
+            r.charts
+                .into_iter()
+                .filter(|c| keys.contains(&c.key.as_str()))
+                .collect()
+        })
+    }
+    /// The work of one `curves(s)` (default: the whole report's,
+    /// `work(s)`), which a band asks for once per sample.
+    fn curves_work(&self, s: &Scenario) -> Vec<Work> {
+        self.work(s)
+    }
     /// Headline figure keys a goal bounds (a plan's training time, its
     /// cost), for a band's probability of meeting the goal.
     fn goal_figures(&self) -> &'static [(&'static str, crate::uncertainty::Goal)] {

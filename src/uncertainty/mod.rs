@@ -17,6 +17,7 @@
 //! - Percentiles interpolate linearly between order statistics (rank
 //!   `p·(n−1)`, Hyndman and Fan's type 7).
 
+pub mod curves;
 pub mod paths;
 pub mod rng;
 
@@ -258,90 +259,202 @@ pub fn work(model: &dyn Model, s: &Scenario, samples: u32) -> Vec<Work> {
 /// Adds the bands to `r`, `model`'s report of `s`, when `s` gives valid
 /// ranges; within the work budget, else a note says why there are none.
 pub fn add_bands(model: &dyn Model, s: &Scenario, r: &mut Report) {
-    // The models' figures only: an analysis (the runs comparison, the
-    // calibration) would redo all of its work once per sample.
-    if !crate::models::MODELS.iter().any(|m| m.id() == model.id()) {
-        return;
+    if let Some(mut b) = Sampler::new(model, s, r) {
+        let all = b.total();
+        b.run(all);
+        b.apply(r);
     }
-    let Some((u, ranges)) = resolved(s) else {
-        return;
-    };
-    let refused = crate::models::work::over_budget(model.name(), &work(model, s, u.samples));
-    if let Some(e) = refused.first() {
-        r.notes
-            .push(Note::warning(format!("No bands: {}.", e.message)).at(e.field.clone()));
-        return;
-    }
-    let keys: Vec<String> = r
-        .headline
-        .iter()
-        .filter(|f| f.value.number().is_some())
-        .map(|f| f.key.clone())
-        .collect();
-    if keys.is_empty() {
-        return;
-    }
-    let mut values: Vec<Vec<f64>> = vec![Vec::with_capacity(u.samples as usize); keys.len()];
-    let mut copy = s.clone();
-    let mut rng = rng::SplitMix64::new(u.seed);
-    for _ in 0..u.samples {
-        for x in &ranges {
-            let v = x.range.min + (x.range.max - x.range.min) * rng.next_unit();
-            x.setter.set(&mut copy, v);
+}
+
+/// One model's band samples, drawn in order and resumable: `run` draws
+/// the next ones, `apply` writes the bands of those drawn so far, so a
+/// long job shows its band growing (`worker`, the CLI's progress).
+pub struct Sampler<'a> {
+    model: &'a dyn Model,
+    s: &'a Scenario,
+    u: &'a Uncertainty,
+    ranges: Vec<Resolved>,
+    rng: rng::SplitMix64,
+    copy: Scenario,
+    /// The headline figures banded (none: refused, or no numbers).
+    keys: Vec<String>,
+    values: Vec<Vec<f64>>,
+    curves: Option<curves::Collect>,
+    drawn: u32,
+    /// Notes for the report: refusals, thinning.
+    notes: Vec<Note>,
+}
+
+impl<'a> Sampler<'a> {
+    /// The sampler of `model`'s bands on `s`, whose report is `r`; `None`
+    /// when `s` gives no valid ranges or `model` is not a registry model
+    /// (an analysis would redo all of its work once per sample). Work
+    /// over a budget is refused (or the curves thinned) with a note,
+    /// which `apply` adds.
+    pub fn new(model: &'a dyn Model, s: &'a Scenario, r: &Report) -> Option<Self> {
+        if !crate::models::MODELS.iter().any(|m| m.id() == model.id()) {
+            return None;
         }
-        let Ok(headline) = model.headline(&copy) else {
-            continue;
-        };
-        for (key, out) in keys.iter().zip(values.iter_mut()) {
-            if let Some(v) = headline
+        let (u, ranges) = resolved(s)?;
+        let mut notes = Vec::new();
+        let refused = crate::models::work::over_budget(model.name(), &work(model, s, u.samples));
+        let keys: Vec<String> = match refused.first() {
+            Some(e) => {
+                notes.push(Note::warning(format!("No bands: {}.", e.message)).at(e.field.clone()));
+                Vec::new()
+            }
+            None => r
+                .headline
                 .iter()
-                .find(|f| &f.key == key)
-                .and_then(|f| f.value.number())
-                .filter(|v| v.is_finite())
-            {
-                out.push(v);
+                .filter(|f| f.value.number().is_some())
+                .map(|f| f.key.clone())
+                .collect(),
+        };
+        let curves = match curves::Collect::new(model, s, r, u.samples) {
+            Ok(c) => c,
+            Err(note) => {
+                notes.push(note);
+                None
+            }
+        };
+        if let Some(c) = &curves {
+            notes.extend(c.thinned_note(u.samples));
+        }
+        Some(Sampler {
+            model,
+            s,
+            u,
+            values: vec![Vec::with_capacity(u.samples as usize); keys.len()],
+            keys,
+            curves,
+            ranges,
+            rng: rng::SplitMix64::new(u.seed),
+            copy: s.clone(),
+            drawn: 0,
+            notes,
+        })
+    }
+
+    /// Samples to draw in all (0: nothing to band, only notes to add).
+    pub fn total(&self) -> u32 {
+        let curves = self.curves.as_ref().map_or(0, |c| c.samples);
+        if self.keys.is_empty() {
+            curves
+        } else {
+            self.u.samples.max(curves)
+        }
+    }
+
+    /// Samples drawn so far.
+    pub fn drawn(&self) -> u32 {
+        self.drawn
+    }
+
+    /// Draws the next `n` samples (fewer at the end). Sample `k` holds
+    /// the same input values however the draws are split.
+    pub fn run(&mut self, n: u32) {
+        let end = self.drawn.saturating_add(n).min(self.total());
+        while self.drawn < end {
+            for x in &self.ranges {
+                let v = x.range.min + (x.range.max - x.range.min) * self.rng.next_unit();
+                x.setter.set(&mut self.copy, v);
+            }
+            if !self.keys.is_empty() && self.drawn < self.u.samples {
+                if let Ok(headline) = self.model.headline(&self.copy) {
+                    for (key, out) in self.keys.iter().zip(self.values.iter_mut()) {
+                        if let Some(v) = headline
+                            .iter()
+                            .find(|f| &f.key == key)
+                            .and_then(|f| f.value.number())
+                            .filter(|v| v.is_finite())
+                        {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+            if let Some(c) = &mut self.curves {
+                if self.drawn < c.samples {
+                    if let Ok(charts) = self.model.curves(&self.copy) {
+                        c.take(&charts);
+                    }
+                }
+            }
+            self.drawn += 1;
+        }
+    }
+
+    /// Writes into `r` the bands of the samples drawn so far, and the
+    /// notes saying how they were made.
+    pub fn apply(&self, r: &mut Report) {
+        r.notes.extend(self.notes.iter().cloned());
+        if self.drawn == 0 {
+            return;
+        }
+        let goals = self.model.goal_figures();
+        let mut any = false;
+        for (key, vs) in self.keys.iter().zip(&self.values) {
+            if vs.is_empty() {
+                continue;
+            }
+            let mut vs = vs.clone();
+            vs.sort_by(f64::total_cmp);
+            let goal = goals
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, g)| g.of(self.s))
+                .map(|(what, goal)| GoalOdds {
+                    what: what.into(),
+                    goal,
+                    probability: vs.partition_point(|&v| v <= goal) as f64 / vs.len() as f64,
+                });
+            let band = Band {
+                p10: percentile(&vs, 0.1),
+                p50: percentile(&vs, 0.5),
+                p90: percentile(&vs, 0.9),
+                samples: vs.len() as u32,
+                goal,
+            };
+            if let Some(f) = r.headline.iter_mut().find(|f| &f.key == key) {
+                f.band = Some(band);
+                any = true;
             }
         }
-    }
-    let goals = model.goal_figures();
-    for (key, mut vs) in keys.into_iter().zip(values) {
-        if vs.is_empty() {
-            continue;
+        let charted = self.curves.as_ref().map_or(Vec::new(), |c| c.apply(r));
+        if !any && charted.is_empty() {
+            return;
         }
-        vs.sort_by(f64::total_cmp);
-        let goal = goals
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, g)| g.of(s))
-            .map(|(what, goal)| GoalOdds {
-                what: what.into(),
-                goal,
-                probability: vs.partition_point(|&v| v <= goal) as f64 / vs.len() as f64,
-            });
-        let band = Band {
-            p10: percentile(&vs, 0.1),
-            p50: percentile(&vs, 0.5),
-            p90: percentile(&vs, 0.9),
-            samples: vs.len() as u32,
-            goal,
+        let u = self.u;
+        let so_far = if self.drawn < self.total() {
+            format!(" (so far: {} drawn)", fmt_count(f64::from(self.drawn)))
+        } else {
+            String::new()
         };
-        if let Some(f) = r.headline.iter_mut().find(|f| f.key == key) {
-            f.band = Some(band);
-        }
+        let charts = if charted.is_empty() {
+            String::new()
+        } else {
+            let c = self.curves.as_ref().map_or(0, |c| c.samples);
+            format!(
+                " The charts {} carry the 10th–90th percentile of each point over {} samples × {} points.",
+                charted.join(", "),
+                fmt_count(f64::from(c)),
+                fmt_count(self.curves.as_ref().map_or(0.0, |c| c.points() as f64)),
+            )
+        };
+        r.notes.push(
+            Note::info(format!(
+                "Bands: 10th–90th percentile of {} seeded samples{so_far} (seed {}), each input drawn uniformly within its range: {}.{charts}",
+                fmt_count(f64::from(u.samples)),
+                u.seed,
+                u.ranges
+                    .iter()
+                    .map(|(p, r)| format!("{p} {} to {}", crate::report::fmt_sig(r.min), crate::report::fmt_sig(r.max)))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ))
+            .at("uncertainty"),
+        );
     }
-    r.notes.push(
-        Note::info(format!(
-            "Bands: 10th–90th percentile of {} seeded samples (seed {}), each input drawn uniformly within its range: {}.",
-            fmt_count(f64::from(u.samples)),
-            u.seed,
-            u.ranges
-                .iter()
-                .map(|(p, r)| format!("{p} {} to {}", crate::report::fmt_sig(r.min), crate::report::fmt_sig(r.max)))
-                .collect::<Vec<_>>()
-                .join("; ")
-        ))
-        .at("uncertainty"),
-    );
 }
 
 /// The `p` quantile of sorted, non-empty `v` (type 7).

@@ -185,17 +185,31 @@ pub fn evaluate_cynthia(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldErro
 /// The evaluation of a scenario that passed `validate_for(&Cynthia)` (the
 /// registry validates before it asks for a report).
 pub fn evaluate_validated(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
-    evaluate_with(s, true)
+    evaluate_with(s, Depth::All)
 }
 
 /// `evaluate_validated` of the given cluster alone, without the plan
 /// searches and cost curves: the headline's numbers, for an uncertainty
 /// band's samples.
 pub fn evaluate_cluster(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
-    evaluate_with(s, false)
+    evaluate_with(s, Depth::Cluster)
 }
 
-fn evaluate_with(s: &Scenario, plans: bool) -> Result<CynthiaEvaluation, Vec<FieldError>> {
+/// `evaluate_validated` without the plan searches: the cost curves'
+/// numbers, for the samples of their uncertainty bands.
+pub fn evaluate_curves(s: &Scenario) -> Result<CynthiaEvaluation, Vec<FieldError>> {
+    evaluate_with(s, Depth::Curves)
+}
+
+/// How much of the evaluation to compute.
+#[derive(Clone, Copy, PartialEq)]
+enum Depth {
+    Cluster,
+    Curves,
+    All,
+}
+
+fn evaluate_with(s: &Scenario, depth: Depth) -> Result<CynthiaEvaluation, Vec<FieldError>> {
     let Some(profile) = &s.workload.profile else {
         return Err(vec![err(
             "workload.profile",
@@ -277,12 +291,16 @@ fn evaluate_with(s: &Scenario, plans: bool) -> Result<CynthiaEvaluation, Vec<Fie
     }
     let max = super::section::settings(s).max_workers;
     let (mut paper, mut exact_r, mut curves) = (None, None, Vec::new());
-    if let (Some(l), Some(g), false, true) = (loss, goals.as_ref(), types.is_empty(), plans) {
+    if let (Some(l), Some(g), false) = (loss, goals.as_ref(), types.is_empty()) {
         let field = "goals.loss";
         let at_goal = |e: GoalError| vec![err(field, e.to_string())];
-        paper = Some(algorithm1(profile, l, g, &types).map_err(at_goal)?);
-        exact_r = Some(exact(profile, l, g, &types, max).map_err(at_goal)?);
-        curves = cost_curves(profile, l, g, &types, max).map_err(at_goal)?;
+        if depth == Depth::All {
+            paper = Some(algorithm1(profile, l, g, &types).map_err(at_goal)?);
+            exact_r = Some(exact(profile, l, g, &types, max).map_err(at_goal)?);
+        }
+        if depth != Depth::Cluster {
+            curves = cost_curves(profile, l, g, &types, max).map_err(at_goal)?;
+        }
     }
     let paper_gap = match (&paper, &exact_r) {
         (Some(PaperResult { plan: Some(p), .. }), Some(ExactResult { plan: Some(e), .. }))

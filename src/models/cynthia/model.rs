@@ -169,6 +169,19 @@ impl Model for Cynthia {
         }]
     }
 
+    fn banded_charts(&self) -> &'static [&'static str] {
+        &["cost", "time"]
+    }
+
+    /// The cost curves without the plan searches.
+    fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
+        if s.workload.profile.is_none() {
+            return Err(Unavailable::missing("workload.profile", "a job profile"));
+        }
+        let e = super::eval::evaluate_curves(s).map_err(Unavailable::invalid)?;
+        Ok(super::report::curve_charts(&e))
+    }
+
     fn report(&self, s: &Scenario) -> Result<Report, Unavailable> {
         if s.workload.profile.is_none() {
             return Err(Unavailable::missing(

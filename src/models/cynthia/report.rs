@@ -677,6 +677,14 @@ fn iteration_chart(e: &CynthiaEvaluation) -> Option<Chart> {
     })
 }
 
+/// The cost and time curves alone (the charts Cynthia bands).
+pub fn curve_charts(e: &CynthiaEvaluation) -> Vec<Chart> {
+    if e.curves.is_empty() {
+        return Vec::new();
+    }
+    vec![cost_chart(e), time_chart(e)]
+}
+
 /// Most instance types a chart draws a line for: more stop being readable
 /// (and slow the page); the tables and the CSV keep every type.
 pub const CHART_MAX_TYPES: usize = 6;

@@ -197,6 +197,26 @@ impl Model for SpotDnn {
         prepare(s).map(|e| build(s, &e).headline)
     }
 
+    /// The timeline of one iteration per type; its total is `T_exp`.
+    fn banded_charts(&self) -> &'static [&'static str] {
+        &["iteration"]
+    }
+
+    /// The given cluster's charts, without the plan searches.
+    fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
+        prepare(s).map(|e| {
+            build(s, &e)
+                .charts
+                .into_iter()
+                .filter(|c| c.key == "iteration")
+                .collect()
+        })
+    }
+
+    fn curves_work(&self, s: &Scenario) -> Vec<Work> {
+        self.headline_work(s)
+    }
+
     /// One cluster's evaluation: no search.
     fn headline_work(&self, _s: &Scenario) -> Vec<Work> {
         vec![Work {

@@ -374,16 +374,30 @@ pub fn evaluate_zeng(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
 /// The evaluation of a scenario that passed `validate_for(&Zeng)` (the
 /// registry validates before it asks for a report).
 pub fn evaluate_validated(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
-    evaluate_with(s, true)
+    evaluate_with(s, Sweeps::All)
 }
 
 /// `evaluate_validated` without the sweeps (no worker or bandwidth
 /// lines): the headline's figures, for an uncertainty band's samples.
 pub fn evaluate_headline(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
-    evaluate_with(s, false)
+    evaluate_with(s, Sweeps::None)
 }
 
-fn evaluate_with(s: &Scenario, sweeps: bool) -> Result<ZengEvaluation, Vec<FieldError>> {
+/// `evaluate_validated` without the bandwidth line: the worker sweeps'
+/// figures, for the samples of the cost and time curves' bands.
+pub fn evaluate_worker_sweeps(s: &Scenario) -> Result<ZengEvaluation, Vec<FieldError>> {
+    evaluate_with(s, Sweeps::Workers)
+}
+
+/// Which sweeps to compute.
+#[derive(Clone, Copy, PartialEq)]
+enum Sweeps {
+    None,
+    Workers,
+    All,
+}
+
+fn evaluate_with(s: &Scenario, sweeps: Sweeps) -> Result<ZengEvaluation, Vec<FieldError>> {
     let workers = worker_inputs(s)?;
     let (summary, net) = network_figures(s);
     let ps = &s.hardware.cluster.ps;
@@ -437,7 +451,7 @@ fn evaluate_with(s: &Scenario, sweeps: bool) -> Result<ZengEvaluation, Vec<Field
         p
     };
 
-    let max_n = if sweeps {
+    let max_n = if sweeps != Sweeps::None {
         settings.sweep_max_workers as usize
     } else {
         0
@@ -492,7 +506,7 @@ fn evaluate_with(s: &Scenario, sweeps: bool) -> Result<ZengEvaluation, Vec<Field
         label: "this cluster".into(),
         points: bandwidth_grid()
             .into_iter()
-            .filter(|_| sweeps)
+            .filter(|_| sweeps == Sweeps::All)
             .map(|b| {
                 point(
                     b,

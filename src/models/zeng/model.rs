@@ -17,6 +17,9 @@ const BANDWIDTH_POINTS: f64 = super::eval::BANDWIDTH_POINTS as f64;
 /// Worker positions queued in one evaluation at most: about a second
 /// natively (the largest cluster, every group distinct, sweeps to 256).
 const MAX_QUEUED: f64 = 2e7;
+/// Worker positions the bands of the charts take on, over all samples:
+/// within a second in the page (about 10⁷ positions a second natively).
+const MAX_BAND_QUEUED: f64 = 5e6;
 
 const NEEDS: [Need; 7] = [
     Need {
@@ -72,6 +75,12 @@ impl Model for Zeng {
 
     fn overview_charts(&self) -> &'static [(&'static str, &'static str)] {
         &[("timeline", "timeline"), ("cost", "cost")]
+    }
+
+    /// The iteration's timeline (its total, the iteration end) and the
+    /// time and cost against the worker count.
+    fn banded_charts(&self) -> &'static [&'static str] {
+        &["timeline", "workers-iteration", "cost"]
     }
 
     fn about(&self) -> &'static str {
@@ -147,6 +156,34 @@ impl Model for Zeng {
         given(s)?;
         let e = super::eval::evaluate_headline(s).map_err(Unavailable::invalid)?;
         Ok(super::report::headline(&e))
+    }
+
+    /// The worker sweeps without the bandwidth line, numbers only.
+    fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
+        given(s)?;
+        let e = super::eval::evaluate_worker_sweeps(s).map_err(Unavailable::invalid)?;
+        Ok(super::report::curve_charts(&e))
+    }
+
+    /// Worker positions in the push queue and the worker sweeps.
+    fn curves_work(&self, s: &Scenario) -> Vec<Work> {
+        let groups = &s.hardware.cluster.workers;
+        let workers: f64 = groups.iter().map(|g| f64::from(g.count)).sum();
+        let mut kinds: Vec<(&str, u32)> = groups
+            .iter()
+            .map(|g| (g.instance.as_str(), g.batch_size))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let lines = kinds.len() + usize::from(kinds.len() > 1);
+        let n = f64::from(section::settings(s).sweep_max_workers);
+        vec![Work {
+            units: workers + lines as f64 * n * (n + 1.0) / 2.0,
+            unit: "worker positions in the push queue",
+            limit: MAX_BAND_QUEUED,
+            field: "models.zeng.sweep_max_workers".into(),
+            reduce: "the scaling charts' largest worker count".into(),
+        }]
     }
 
     /// Worker positions in one push queue.

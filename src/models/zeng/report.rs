@@ -23,27 +23,50 @@ const TIMELINE_HINT: &str = "Compute is a worker's whole iteration on a CPU (Alg
     forward plus the first backward segment on a GPU (Algorithm 2); gradients then queue for \
     the PS link one push at a time, and the n pulls follow the last push.";
 
-pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
-    let mut charts = vec![
-        timeline_chart(e),
-        workers_chart(
-            e,
-            "workers-iteration",
-            "Iteration time vs number of workers",
-            Axis::new("iteration time", Unit::Seconds).from_zero(),
-            |p| p.iteration_s,
-        ),
-        speedup_chart(e),
-    ];
-    if e.cost.is_some() {
-        charts.push(workers_chart(
+fn iteration_curve(e: &ZengEvaluation, with_hover: bool) -> Chart {
+    workers_chart_with(
+        e,
+        "workers-iteration",
+        "Iteration time vs number of workers",
+        Axis::new("iteration time", Unit::Seconds).from_zero(),
+        |p| p.iteration_s,
+        with_hover,
+    )
+}
+
+fn cost_curve(e: &ZengEvaluation, with_hover: bool) -> Option<Chart> {
+    e.cost.as_ref().map(|_| {
+        workers_chart_with(
             e,
             "cost",
             "Cost per 1,000 iterations vs number of workers",
             Axis::new("cost per 1,000 iterations", Unit::Usd).from_zero(),
             |p| p.cost_per_1000_usd.unwrap_or(0.0),
-        ));
-    }
+            with_hover,
+        )
+    })
+}
+
+/// The charts with uncertainty bands, numbers only (`Model::curves`):
+/// the timeline as its total (the iteration end) and the iteration time
+/// and cost against the worker count.
+pub fn curve_charts(e: &ZengEvaluation) -> Vec<Chart> {
+    let timeline = Chart {
+        key: "timeline".into(),
+        markers: vec![Marker::Vertical {
+            x: e.queue.iteration_s,
+            label: String::new(),
+        }],
+        ..Chart::default()
+    };
+    let mut charts = vec![timeline, iteration_curve(e, false)];
+    charts.extend(cost_curve(e, false));
+    charts
+}
+
+pub fn build(s: &Scenario, e: &ZengEvaluation) -> Report {
+    let mut charts = vec![timeline_chart(e), iteration_curve(e, true), speedup_chart(e)];
+    charts.extend(cost_curve(e, true));
     charts.push(bandwidth_chart(e));
     Report {
         model: "zeng".into(),
@@ -598,6 +621,19 @@ fn workers_chart(
     y: Axis,
     metric: fn(&SweepPoint) -> f64,
 ) -> Chart {
+    workers_chart_with(e, key, title, y, metric, true)
+}
+
+/// `workers_chart`, with or without its hover text (a band's samples
+/// read only the numbers).
+fn workers_chart_with(
+    e: &ZengEvaluation,
+    key: &str,
+    title: &str,
+    y: Axis,
+    metric: fn(&SweepPoint) -> f64,
+    with_hover: bool,
+) -> Chart {
     // One line per device of the cluster, at most `SWEEP_MAX_LINES` of them
     // (in cluster order), and the cluster's own mix, which comes last.
     let n = e.worker_sweeps.len();
@@ -617,6 +653,7 @@ fn workers_chart(
             let hover = sw
                 .points
                 .iter()
+                .filter(|_| with_hover)
                 .map(|p| {
                     format!(
                         "{}\n{} workers: {}\n{}",
