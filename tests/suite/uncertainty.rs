@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use ddnn_planner::models::zeng::eval::network_figures;
 use ddnn_planner::models::{by_id, evaluate, evaluate_all, validate};
-use ddnn_planner::report::Report;
+use ddnn_planner::report::{Marker, Report, SeriesBand, SeriesData};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::uncertainty::{Band, Range, Uncertainty};
 
@@ -366,8 +366,25 @@ fn the_csv_export_carries_the_bands() {
         .find(|l| l.starts_with("zeng,band,iteration-time.p90,"))
         .unwrap_or_else(|| panic!("no p90 row: {csv}"));
     assert!(row.ends_with(&format!(",{},s", b.p90)), "{row}");
+    // The charts' bands, one row per point, and the timeline's total.
+    let (_, name, _, lb) = banded_lines(&r)
+        .into_iter()
+        .find(|l| l.0 == "workers-iteration")
+        .expect("the iteration-time curve is banded");
+    let first = format!(
+        "zeng,workers-iteration,{name},1,count,{},{},s,200",
+        lb.p10[0], lb.p90[0]
+    );
+    assert!(csv.lines().any(|l| l == first), "no row {first}: {csv}");
+    let (_, _, x0, x1) = spans(&r)[0].clone();
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("zeng,timeline,") && l.ends_with(&format!(",{x0},{x1},s,"))),
+        "{csv}"
+    );
     let plain = ddnn_planner::report::csv::csv(&[zeng(&Scenario::example())]);
     assert!(!plain.contains(",band,"));
+    assert!(!plain.contains("chart_band"));
 }
 
 /// Bands are on the models' figures only: the runs comparison and the
@@ -389,4 +406,265 @@ fn the_analyses_get_no_bands() {
         }
     }
     assert!(zeng(&s).headline.iter().any(|f| f.band.is_some()));
+}
+
+/// The lines of every banded chart of every model, with their bands.
+fn banded_lines(r: &Report) -> Vec<(String, String, Vec<f64>, SeriesBand)> {
+    r.charts
+        .iter()
+        .flat_map(|c| {
+            c.series.iter().filter_map(|s| match (&s.data, &s.band) {
+                (SeriesData::Xy { y, .. }, Some(b)) => {
+                    Some((c.key.clone(), s.name.clone(), y.clone(), b.clone()))
+                }
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// A timeline's total and its span: (vertical marker's x, x0, x1).
+fn spans(r: &Report) -> Vec<(String, f64, f64, f64)> {
+    r.charts
+        .iter()
+        .filter_map(|c| {
+            let total = c.markers.iter().find_map(|m| match m {
+                Marker::Vertical { x, .. } => Some(*x),
+                _ => None,
+            })?;
+            c.markers.iter().find_map(|m| match m {
+                Marker::Span { x0, x1, .. } => Some((c.key.clone(), total, *x0, *x1)),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// Ranges centred on the example's link and on a 0.1 s start-up time:
+/// every figure the charts band is monotone in both.
+fn centred(samples: u32) -> Scenario {
+    let mut s = with_ranges(
+        &[
+            ("hardware.cluster.ps.link", 0.8 * GBE, 1.2 * GBE),
+            ("hardware.cluster.ps.latency", 0.0, 0.2),
+        ],
+        samples,
+    );
+    s.hardware.cluster.ps.latency_s = 0.1;
+    s
+}
+
+#[test]
+fn curve_bands_contain_the_curve_and_the_timeline_its_total() {
+    let mut s = centred(500);
+    // Prices, so Zeng draws its cost curve (illustrative, not a paper's).
+    for (i, inst) in s.hardware.catalog.iter_mut().enumerate() {
+        inst.price_per_hour = Some(0.5 + i as f64);
+    }
+    let r = zeng(&s);
+    let lines = banded_lines(&r);
+    let charts: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    assert!(charts.contains(&"workers-iteration"), "{charts:?}");
+    assert!(charts.contains(&"cost"), "{charts:?}");
+    for (chart, name, y, b) in &lines {
+        assert_eq!((b.p10.len(), b.p90.len()), (y.len(), y.len()));
+        assert_eq!(b.samples, 500);
+        // Monotone in both inputs: the centre's value lies between the
+        // percentiles (exactly, no tolerance).
+        for (i, v) in y.iter().enumerate() {
+            assert!(
+                b.p10[i] <= *v && *v <= b.p90[i],
+                "{chart} {name} point {i}: {v} outside {} to {}",
+                b.p10[i],
+                b.p90[i]
+            );
+        }
+        assert!(
+            b.p10.iter().zip(&b.p90).any(|(a, z)| a < z),
+            "{chart} {name}: the link moves it"
+        );
+    }
+    let t = spans(&r);
+    assert_eq!(t.len(), 1, "{t:?}");
+    let (chart, total, x0, x1) = &t[0];
+    assert_eq!(chart, "timeline");
+    assert!(x0 <= total && total <= x1 && x0 < x1, "{t:?}");
+    // The timeline's total is the headline's iteration time: the same
+    // samples give the same band.
+    let it = band(&r, "iteration-time");
+    assert_eq!((it.p10, it.p90), (*x0, *x1));
+    // spotDNN's timeline total, T_exp, on its own example.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/public/examples/spotdnn-table1.json"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut sp = ddnn_planner::models::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+    // ±10% on the model's size S_param: each type's push and pull grow
+    // with it, so T_exp does.
+    let param = sp
+        .models
+        .get("spotdnn")
+        .and_then(|v| v["param_bytes"].as_f64())
+        .expect("the example gives S_param");
+    sp.uncertainty = with_ranges(
+        &[("models.spotdnn.param_bytes", 0.9 * param, 1.1 * param)],
+        300,
+    )
+    .uncertainty;
+    let m = by_id("spotdnn").expect("spotdnn is registered");
+    let r = evaluate(m, &sp).unwrap_or_else(|e| panic!("{e:?}"));
+    let t = spans(&r);
+    assert_eq!(t.len(), 1, "spotDNN: {t:?} {:?}", r.notes);
+    let (_, total, x0, x1) = &t[0];
+    assert!(x0 <= total && total <= x1, "{t:?}");
+}
+
+#[test]
+fn cynthia_cost_curves_get_bands_from_a_price_range() {
+    let text = std::fs::read_to_string(format!(
+        "{}/public/examples/cifar10-bsp-m4.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut s = ddnn_planner::models::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+    let b0 = s.workload.loss.as_ref().map_or(1.0, |l| l.beta0);
+    s.uncertainty = Some(Uncertainty {
+        samples: 300,
+        ranges: [(
+            "workload.loss.beta0".to_string(),
+            Range {
+                min: 0.9 * b0,
+                max: 1.1 * b0,
+            },
+        )]
+        .into(),
+        ..Uncertainty::default()
+    });
+    let m = by_id("cynthia").expect("cynthia is registered");
+    let r = evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}"));
+    let lines = banded_lines(&r);
+    for key in ["cost", "time"] {
+        assert!(lines.iter().any(|l| l.0 == key), "{key}: {:?}", r.notes);
+    }
+    for (chart, name, y, b) in &lines {
+        for (i, v) in y.iter().enumerate() {
+            assert!(
+                b.p10[i] <= *v && *v <= b.p90[i],
+                "{chart} {name} point {i}: {v} outside {} to {}",
+                b.p10[i],
+                b.p90[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn curve_bands_same_seed_same_bits() {
+    let s = with_ranges(
+        &[
+            ("hardware.cluster.ps.link", 1.0e8, 1.5e8),
+            ("calibration.zeng.link", 0.8, 1.0),
+        ],
+        1_000,
+    );
+    let a = zeng(&s);
+    let lines = banded_lines(&a);
+    assert_eq!(lines, banded_lines(&zeng(&s)));
+    assert_eq!(spans(&a), spans(&zeng(&s)));
+    let (_, _, _, b) = lines
+        .iter()
+        .find(|l| l.0 == "workers-iteration")
+        .expect("the iteration-time curve is banded");
+    // Seed 35, 1,000 samples, as computed natively; the wasm32 run of
+    // this suite must give the same bits.
+    let last = b.p10.len() - 1;
+    assert_eq!(
+        [b.p10[last].to_bits(), b.p90[last].to_bits()],
+        [0x4060_b450_194b_fdd5, 0x4068_66b3_53cd_45e9],
+        "{b:?}"
+    );
+    let mut other = s.clone();
+    if let Some(u) = other.uncertainty.as_mut() {
+        u.seed = 36;
+    }
+    assert_ne!(lines, banded_lines(&zeng(&other)));
+}
+
+#[test]
+fn without_ranges_the_charts_are_unchanged() {
+    let plain = Scenario::example();
+    let r = zeng(&plain);
+    assert!(banded_lines(&r).is_empty() && spans(&r).is_empty());
+    for c in &r.charts {
+        let f = ddnn_planner::report::plotly::figure(c).to_string();
+        assert!(!f.contains("percentile"), "{}", c.key);
+    }
+    // With ranges, the charts are the same but for their bands.
+    let mut banded = zeng(&centred(200));
+    assert!(!banded_lines(&banded).is_empty());
+    let mut unbanded = zeng(&{
+        let mut s = centred(200);
+        s.uncertainty = None;
+        s
+    });
+    for c in banded.charts.iter_mut().chain(unbanded.charts.iter_mut()) {
+        c.markers.retain(|m| !matches!(m, Marker::Span { .. }));
+        for s in &mut c.series {
+            s.band = None;
+        }
+    }
+    assert_eq!(banded.charts, unbanded.charts);
+}
+
+#[test]
+fn curve_bands_over_the_work_budget_are_thinned_then_refused() {
+    // Zeng's charts: one evaluation queues 3 workers at each of the
+    // bandwidth chart's points and each sweep line's 1..=N workers.
+    let mut s = centred(100_000);
+    let r = zeng(&s);
+    let thinned = r
+        .notes
+        .iter()
+        .find(|n| n.text.starts_with("The charts' bands take the first"))
+        .unwrap_or_else(|| panic!("no thinning note: {:?}", r.notes));
+    assert_eq!(thinned.field.as_deref(), Some("uncertainty.samples"));
+    let lines = banded_lines(&r);
+    assert!(!lines.is_empty());
+    assert!(lines
+        .iter()
+        .all(|l| l.3.samples < 100_000 && l.3.samples >= 100));
+    // The headline keeps all of its samples.
+    assert_eq!(band(&r, "iteration-time").samples, 100_000);
+    // Sweeps so long that even 100 samples are over: 8 lines (7 device
+    // and batch kinds, and the mix) × 256·257/2 worker positions each =
+    // 263,168 a sample, and 100 × that is over the 2e7 Zeng takes on. No
+    // chart bands, one sentence at the samples.
+    s.models.insert(
+        "zeng".into(),
+        std::sync::Arc::new(serde_json::json!({ "sweep_max_workers": 256 })),
+    );
+    let first = s.hardware.cluster.workers[0].clone();
+    for bs in 1..=5 {
+        let mut g = first.clone();
+        g.batch_size = bs;
+        g.count = 1;
+        s.hardware.cluster.workers.push(g);
+    }
+    if let Some(u) = s.uncertainty.as_mut() {
+        u.samples = 100;
+    }
+    let r = zeng(&s);
+    assert!(banded_lines(&r).is_empty());
+    let refused = r
+        .notes
+        .iter()
+        .find(|n| n.text.starts_with("No bands on the charts:"))
+        .unwrap_or_else(|| panic!("no refusal: {:?}", r.notes));
+    assert_eq!(refused.field.as_deref(), Some("uncertainty.samples"));
+    assert!(
+        refused.text.contains("reduce the band's samples"),
+        "{}",
+        refused.text
+    );
 }
