@@ -422,9 +422,20 @@ fn finite(model: &dyn Model, r: Report) -> Result<Report, Unavailable> {
 /// (`crate::uncertainty`), and its figures as published beside the
 /// calibrated ones.
 fn banded(model: &dyn Model, s: &Scenario, r: Report) -> Result<Report, Unavailable> {
+    banded_streamed(model, s, r, &mut |_, _, _| {}, &|| 0.0)
+}
+
+/// `banded`, the bands' samples streamed (`uncertainty::add_bands_streamed`).
+fn banded_streamed(
+    model: &dyn Model,
+    s: &Scenario,
+    r: Report,
+    bands: &mut dyn FnMut(Report, u32, u32),
+    now: &dyn Fn() -> f64,
+) -> Result<Report, Unavailable> {
     let mut r = finite(model, r)?;
-    crate::uncertainty::add_bands(model, s, &mut r);
     add_published(model, s, &mut r);
+    crate::uncertainty::add_bands_streamed(model, s, &mut r, bands, now);
     Ok(r)
 }
 
@@ -470,6 +481,39 @@ pub fn evaluate_streamed(
 ) -> Result<Report, Unavailable> {
     valid(model, s)?;
     banded(model, s, model.report_streamed(s, partial)?)
+}
+
+/// `evaluate_streamed`, whose bands, once they have taken
+/// `uncertainty::STREAM_AFTER_MS` by `now` (ms), arrive as they grow:
+/// `bands(report with the bands so far, samples drawn, samples)`.
+pub fn evaluate_progressive(
+    model: &dyn Model,
+    s: &Scenario,
+    partial: &mut dyn FnMut(Report, u32, u32),
+    bands: &mut dyn FnMut(Report, u32, u32),
+    now: &dyn Fn() -> f64,
+) -> Result<Report, Unavailable> {
+    valid(model, s)?;
+    let r = model.report_streamed(s, partial)?;
+    banded_streamed(model, s, r, bands, now)
+}
+
+/// `assemble`, its bands streamed as `evaluate_progressive`'s once every
+/// part is in.
+pub fn assemble_progressive(
+    model: &dyn Model,
+    s: &Scenario,
+    parts: &[Option<String>],
+    bands: &mut dyn FnMut(Report, u32, u32),
+    now: &dyn Fn() -> f64,
+) -> Result<Report, Unavailable> {
+    valid(model, s)?;
+    let r = model.assemble(s, parts)?;
+    if parts.iter().all(Option::is_some) {
+        banded_streamed(model, s, r, bands, now)
+    } else {
+        Ok(r)
+    }
 }
 
 /// `Model::parts` of a scenario that passes `model`'s validation (0

@@ -259,11 +259,55 @@ pub fn work(model: &dyn Model, s: &Scenario, samples: u32) -> Vec<Work> {
 /// Adds the bands to `r`, `model`'s report of `s`, when `s` gives valid
 /// ranges; within the work budget, else a note says why there are none.
 pub fn add_bands(model: &dyn Model, s: &Scenario, r: &mut Report) {
-    if let Some(mut b) = Sampler::new(model, s, r) {
-        let all = b.total();
-        b.run(all);
-        b.apply(r);
+    add_bands_streamed(model, s, r, &mut |_, _, _| {}, &|| 0.0);
+}
+
+/// A job of bands that has run this long by its clock streams [ms].
+pub const STREAM_AFTER_MS: f64 = 100.0;
+/// How long one chunk of samples is meant to take [ms]: the clock is
+/// read between chunks, and a chunk is sized from the last one's time.
+const CHUNK_MS: f64 = 25.0;
+
+/// `add_bands`, drawing the samples in chunks timed by `now` (ms): once
+/// the job has run `STREAM_AFTER_MS`, and then every `STREAM_AFTER_MS`,
+/// `so_far(report with the bands so far, samples drawn, samples)`. The
+/// bands are the same however the samples are chunked; a caller stops
+/// the job by dropping it (the page ends its worker).
+pub fn add_bands_streamed(
+    model: &dyn Model,
+    s: &Scenario,
+    r: &mut Report,
+    so_far: &mut dyn FnMut(Report, u32, u32),
+    now: &dyn Fn() -> f64,
+) {
+    let Some(mut b) = Sampler::new(model, s, r) else {
+        return;
+    };
+    let total = b.total();
+    let start = now();
+    let mut shown = start;
+    let mut chunk: u32 = 1;
+    while b.drawn() < total {
+        let t0 = now();
+        b.run(chunk);
+        let t1 = now();
+        let took = t1 - t0;
+        // The next chunk aimed at CHUNK_MS, growing at most twofold.
+        chunk = if took > 0.0 {
+            (f64::from(chunk) * CHUNK_MS / took).clamp(1.0, f64::from(chunk) * 2.0) as u32
+        } else {
+            chunk.saturating_mul(2)
+        };
+        if b.drawn() < total && t1 - start >= STREAM_AFTER_MS && t1 - shown >= STREAM_AFTER_MS {
+            let mut p = r.clone();
+            // The files come with the whole result.
+            p.downloads.clear();
+            b.apply(&mut p);
+            so_far(p, b.drawn(), total);
+            shown = now();
+        }
     }
+    b.apply(r);
 }
 
 /// One model's band samples, drawn in order and resumable: `run` draws
