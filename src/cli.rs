@@ -394,22 +394,39 @@ fn selected(ids: &[String]) -> Result<Vec<&'static dyn Model>, CliError> {
 }
 
 /// `evaluate`, saying on a terminal's standard error how far a model that
-/// computes in parts has got (a long simulation is never silent; Ctrl-C
-/// stops it). Nothing is written when standard error is not a terminal.
+/// computes in parts, or its uncertainty bands' samples, has got (a long
+/// simulation is never silent; Ctrl-C stops it). Nothing is written when
+/// standard error is not a terminal.
 fn evaluate_with_progress(m: &'static dyn Model, s: &Scenario) -> Result<Report, Unavailable> {
     use std::io::IsTerminal;
-    let mut err = std::io::stderr();
-    if !err.is_terminal() {
+    if !std::io::stderr().is_terminal() {
         return evaluate(m, s);
     }
-    let mut shown = false;
-    let r = crate::models::evaluate_streamed(m, s, &mut |_, done, total| {
-        let _ = write!(err, "\r{}: {done} of {total} parts computed…", m.name());
+    let err = std::cell::RefCell::new(std::io::stderr());
+    let shown = std::cell::Cell::new(false);
+    let show = |line: String| {
+        let mut err = err.borrow_mut();
+        let _ = write!(err, "\r\x1b[2K{line}");
         let _ = err.flush();
-        shown = true;
-    });
-    if shown {
-        let _ = write!(err, "\r\x1b[2K");
+        shown.set(true);
+    };
+    let start = std::time::Instant::now();
+    let r = crate::models::evaluate_progressive(
+        m,
+        s,
+        &mut |_, done, total| show(format!("{}: {done} of {total} parts computed…", m.name())),
+        &mut |_, done, total| {
+            show(format!(
+                "{}: bands: {} of {} samples drawn…",
+                m.name(),
+                crate::report::fmt_count(f64::from(done)),
+                crate::report::fmt_count(f64::from(total))
+            ))
+        },
+        &|| start.elapsed().as_secs_f64() * 1e3,
+    );
+    if shown.get() {
+        let _ = write!(err.borrow_mut(), "\r\x1b[2K");
     }
     r
 }

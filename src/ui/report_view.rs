@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use super::chart::Chart;
 use super::fields::{LazyDetails, ShowMore};
 use super::state::ModelSlot;
-use crate::report::{plotly, Action, Report, Table, Unit};
+use crate::report::{fmt_count, plotly, Action, Report, Table, Unit};
+use crate::worker::Counted;
 
 /// Every registry model's results, in registry order.
 #[component]
@@ -115,7 +116,12 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
             <Show when=move || pending.get() && !cancelled()>
                 <p class="pending-note" data-testid=format!("{id}-pending")>
                     {move || match slot.partial.get() {
-                        Some((done, total)) => format!("computing… {done} of {total} parts done; the figures below are the part computed so far"),
+                        Some((done, total, Counted::Parts)) => format!("computing… {done} of {total} parts done; the figures below are the part computed so far"),
+                        Some((done, total, Counted::Samples)) => format!(
+                            "computing the bands… {} of {} samples drawn; the bands below are of those so far",
+                            fmt_count(f64::from(done)),
+                            fmt_count(f64::from(total))
+                        ),
                         None => "updating… the figures below are from the previous inputs".to_string(),
                     }}
                 </p>

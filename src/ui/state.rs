@@ -111,7 +111,7 @@ pub struct ModelSlot {
     pub last_good: RwSignal<Option<Arc<Report>>>,
     /// While a model that computes in parts is still at it: parts done
     /// and in all (its report so far is `outcome`).
-    pub partial: RwSignal<Option<(u32, u32)>>,
+    pub partial: RwSignal<Option<(u32, u32, crate::worker::Counted)>>,
     /// The page's fields holding text that is not a number (shared by
     /// every slot, `AppState::unreadable`).
     unreadable: RwSignal<Unreadable>,
@@ -429,6 +429,7 @@ impl AppState {
                 report,
                 done,
                 total,
+                of,
             } => {
                 // Shown as it grows, still marked as being computed.
                 let Some(slot) = self.slot(&model) else {
@@ -437,7 +438,7 @@ impl AppState {
                 if id != self.revision.get_untracked() {
                     return;
                 }
-                slot.partial.set(Some((done, total)));
+                slot.partial.set(Some((done, total, of)));
                 slot.outcome.set(Some(Ok(Arc::new(*report))));
             }
             FromWorker::Result {

@@ -27,7 +27,7 @@ pub mod parts;
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::{self, by_id, evaluate_streamed, for_link, Model, Unavailable, MODELS};
+use crate::models::{self, by_id, evaluate_progressive, for_link, Model, Unavailable, MODELS};
 
 /// Reports over every registry model, computed after the models on each
 /// request and shown beside them: the measured runs against every model,
@@ -119,14 +119,17 @@ pub enum FromWorker {
         done: usize,
         total: usize,
     },
-    /// A model's report so far (`done` of `total` parts), while it goes
-    /// on computing; its `Result` follows.
+    /// A model's report so far (`done` of `total` parts, or of its
+    /// bands' samples), while it goes on computing; its `Result` follows.
     Partial {
         id: u64,
         model: String,
         report: Box<Report>,
         done: u32,
         total: u32,
+        /// What is counted: parts, or `Samples` of the bands.
+        #[serde(default, skip_serializing_if = "Counted::is_parts")]
+        of: Counted,
     },
     /// One model's outcome.
     Result {
@@ -156,6 +159,23 @@ pub enum FromWorker {
     },
     /// The request could not be read (a bug, not a user error).
     Failed { message: String },
+}
+
+/// What a `Partial`'s `done` and `total` count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counted {
+    /// The model's parts (Li et al.'s worker counts).
+    #[default]
+    Parts,
+    /// Its uncertainty bands' samples (`uncertainty::add_bands_streamed`).
+    Samples,
+}
+
+impl Counted {
+    fn is_parts(&self) -> bool {
+        *self == Counted::Parts
+    }
 }
 
 /// Why there is no results file.
@@ -215,13 +235,14 @@ pub fn part_request(id: u64, model: &str, part: u32, scenario_json: &str) -> Str
 }
 
 /// `FromWorker::Partial` of a report so far, its tables cut for the page.
-fn partial(id: u64, model: &str, r: &Report, done: u32, total: u32) -> String {
+fn partial(id: u64, model: &str, r: &Report, done: u32, total: u32, of: Counted) -> String {
     encode(&FromWorker::Partial {
         id,
         model: model.to_string(),
         report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
         done,
         total,
+        of,
     })
 }
 
@@ -320,9 +341,27 @@ impl Server {
                     parts,
                 }));
             } else {
-                let result = evaluate_streamed(*model, &scenario, &mut |r, done, total| {
-                    post(partial(id, &model_id, &r, done, total))
-                });
+                // Both callbacks post: one at a time, as the model computes.
+                let post = std::cell::RefCell::new(&mut *post);
+                let result = evaluate_progressive(
+                    *model,
+                    &scenario,
+                    &mut |r, done, total| {
+                        (post.borrow_mut())(partial(id, &model_id, &r, done, total, Counted::Parts))
+                    },
+                    &mut |r, done, total| {
+                        (post.borrow_mut())(partial(
+                            id,
+                            &model_id,
+                            &r,
+                            done,
+                            total,
+                            Counted::Samples,
+                        ))
+                    },
+                    now,
+                );
+                let post = post.into_inner();
                 self.finish(id, model_id, result, now() - start, post);
             }
             // The address follows the first model's numbers, not a
@@ -371,12 +410,18 @@ impl Server {
         }
         let result = match failed {
             Some(why) => Err(why),
-            None => models::assemble(m, scenario, parts),
+            None => models::assemble_progressive(
+                m,
+                scenario,
+                parts,
+                &mut |r, done, total| post(partial(id, model, &r, done, total, Counted::Samples)),
+                now,
+            ),
         };
         let done = parts.iter().filter(|p| p.is_some()).count() as u32;
         let total = parts.len() as u32;
         match result {
-            Ok(r) if done < total => post(partial(id, model, &r, done, total)),
+            Ok(r) if done < total => post(partial(id, model, &r, done, total, Counted::Parts)),
             result => {
                 let start = self
                     .split_at
