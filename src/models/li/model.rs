@@ -267,6 +267,11 @@ impl Model for Li {
         self.report_streamed(s, &mut |_, _, _| {})
     }
 
+    /// A band sample's headline, not kept as the newest report.
+    fn headline(&self, s: &Scenario) -> Result<Vec<crate::report::Figure>, Unavailable> {
+        super::eval::evaluate(s).map(|e| super::report::headline(&e))
+    }
+
     fn report_streamed(
         &self,
         s: &Scenario,

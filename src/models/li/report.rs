@@ -57,7 +57,8 @@ fn lin(p: &super::eval::Point) -> Option<f64> {
     p.lin.filter(|v| v.is_finite())
 }
 
-fn headline(e: &LiEvaluation) -> Vec<Figure> {
+/// The headline figures (also a band sample's, `Model::headline`).
+pub fn headline(e: &LiEvaluation) -> Vec<Figure> {
     let mut h = Vec::new();
     if let Some(best) = e
         .points
