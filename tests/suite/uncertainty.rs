@@ -668,3 +668,136 @@ fn curve_bands_over_the_work_budget_are_thinned_then_refused() {
         refused.text
     );
 }
+
+/// Li et al.'s shipped VGG-16 example cut to a short sweep (W = 1..2, 40
+/// steps, one seed), its PS link given a range: 100 samples of the
+/// simulation, each a whole sweep.
+fn li_small() -> Scenario {
+    let mut s =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/li-vgg16-10gbe.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(li) = s.models.get_mut("li") {
+        let li = std::sync::Arc::make_mut(li);
+        li["steps"] = 40.into();
+        li["warmup"] = 5.into();
+        li["seeds"] = 1.into();
+        li["max_workers"] = 2.into();
+    }
+    s.uncertainty = with_ranges(&[("hardware.cluster.ps.link", 1.0e8, 1.5e8)], 100).uncertainty;
+    s
+}
+
+/// A clock that moves `step` ms at every reading: the stream's timing
+/// without timing anything.
+fn ticking(step: f64) -> impl Fn() -> f64 {
+    let t = std::cell::Cell::new(0.0);
+    move || {
+        t.set(t.get() + step);
+        t.get()
+    }
+}
+
+#[test]
+fn li_bands_stream_in_chunks_and_end_as_computed_whole() {
+    let s = li_small();
+    let m = by_id("li").expect("li is registered");
+    let whole = evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}"));
+    let b = band(&whole, "throughput-max");
+    assert_eq!(b.samples, 100);
+    assert!(b.p10 < b.p90, "{b:?}");
+    // 40 ms a clock reading: a chunk "takes" 40 ms, so the job passes
+    // 100 ms after a few samples and shows its bands every 100 ms.
+    let mut seen: Vec<(u32, u32, u32)> = Vec::new();
+    let streamed = ddnn_planner::models::evaluate_progressive(
+        m,
+        &s,
+        &mut |_, _, _| {},
+        &mut |r, drawn, total| {
+            let so_far = band(&r, "throughput-max");
+            assert!(r.notes.iter().any(|n| n.text.contains("so far")));
+            seen.push((drawn, total, so_far.samples));
+        },
+        &ticking(40.0),
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "{seen:?}");
+    for &(drawn, total, samples) in &seen {
+        assert_eq!((total, samples), (100, drawn));
+        assert!(drawn < 100);
+    }
+    // However it was chunked, the same bits as computed whole.
+    assert_eq!(streamed, whole);
+    // A clock that never moves: nothing streams.
+    let mut none = 0;
+    let still = ddnn_planner::models::evaluate_progressive(
+        m,
+        &s,
+        &mut |_, _, _| {},
+        &mut |_, _, _| none += 1,
+        &|| 0.0,
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!((none, &still), (0, &whole));
+}
+
+#[test]
+fn the_worker_posts_li_bands_as_they_grow() {
+    use ddnn_planner::worker::{Counted, FromWorker, Server};
+    let s = li_small();
+    let request = ddnn_planner::worker::evaluate_request(7, &s.to_json(), false);
+    let mut posted: Vec<FromWorker> = Vec::new();
+    Server::default().handle(
+        &request,
+        &mut |m| {
+            if let Ok(msg) = serde_json::from_str(&m) {
+                posted.push(msg);
+            }
+        },
+        &ticking(40.0),
+    );
+    let samples: Vec<u32> = posted
+        .iter()
+        .filter_map(|m| match m {
+            FromWorker::Partial {
+                model, done, of, ..
+            } if model == "li" && *of == Counted::Samples => Some(*done),
+            _ => None,
+        })
+        .collect();
+    assert!(!samples.is_empty(), "no band progress");
+    let last = posted.iter().rev().find_map(|m| match m {
+        FromWorker::Result { model, outcome, .. } if model == "li" => {
+            outcome.clone().into_result().ok()
+        }
+        _ => None,
+    });
+    let last = last.expect("li's result is posted");
+    assert_eq!(band(&last, "throughput-max").samples, 100);
+}
+
+#[test]
+fn li_bands_over_the_budget_are_refused_in_one_sentence() {
+    // The example's whole sweep (W = 1..8, 1,000 steps, 3 seeds) 100
+    // times is far over the ops Li et al. simulates at most.
+    let mut s =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/li-vgg16-10gbe.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    s.uncertainty = with_ranges(&[("hardware.cluster.ps.link", 1.0e8, 1.5e8)], 100).uncertainty;
+    let m = by_id("li").expect("li is registered");
+    let r = evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(r.headline.iter().all(|f| f.band.is_none()));
+    let note = r
+        .notes
+        .iter()
+        .find(|n| n.text.starts_with("No bands:"))
+        .unwrap_or_else(|| panic!("no refusal: {:?}", r.notes));
+    assert_eq!(note.field.as_deref(), Some("uncertainty.samples"));
+    let sentence = note.text.replace("et al.", "et al");
+    assert!(
+        sentence.ends_with('.') && !sentence.contains(". "),
+        "one sentence: {}",
+        note.text
+    );
+    assert!(note.text.contains("reduce the band's samples"));
+}
