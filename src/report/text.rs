@@ -206,9 +206,18 @@ pub fn table(r: &Report) -> String {
     if !r.charts.is_empty() {
         out.push('\n');
         for c in &r.charts {
+            let banded = c.series.iter().any(|s| s.band.is_some())
+                || c.markers
+                    .iter()
+                    .any(|m| matches!(m, super::Marker::Span { .. }));
+            let band = if banded {
+                ", with its 10th-90th percentile band"
+            } else {
+                ""
+            };
             line(
                 &mut out,
-                &format!("chart {}: {} (see --format json)", c.key, c.title),
+                &format!("chart {}: {}{band} (see --format json)", c.key, c.title),
             );
         }
     }

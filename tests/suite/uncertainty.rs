@@ -291,6 +291,10 @@ mod cli {
             out.contains("Bands: 10th–90th percentile of 1,000 seeded samples"),
             "{out}"
         );
+        assert!(
+            out.contains("chart cost: ") && out.contains(", with its 10th-90th percentile band"),
+            "{out}"
+        );
         let (code, json, _) = run(&["eval", &path, "--format", "json"]);
         assert_eq!(code, 0);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
@@ -302,6 +306,12 @@ mod cli {
         let (p10, p90) = (train["band"]["p10"].as_f64(), train["band"]["p90"].as_f64());
         assert!(matches!((p10, p90), (Some(a), Some(b)) if a < b), "{train}");
         assert!(train["band"]["goal"]["probability"].is_number(), "{train}");
+        let cost = v["models"]["cynthia"]["report"]["charts"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["key"] == "cost"))
+            .cloned()
+            .unwrap_or_default();
+        assert!(cost["series"][0]["band"]["p10"].is_array(), "{cost}");
 
         if let Some(u) = s.uncertainty.as_mut() {
             u.ranges.insert(
