@@ -1,13 +1,26 @@
 // Issue 35 item 4: uncertainty bands on the page. The calibration's
 // "use the runs' spread" stores ranges on Zeng's factors and the headline
 // shows p10–p90 under its number; the Ranges editor adds a range on the
-// PS link (±10%) whose band holds the deterministic value, refuses a path
-// that takes none at its box and min above max under the row.
+// PS link (±10%) whose band holds the deterministic value, and shades the
+// iteration-time curve and the timeline's total ("10th-90th percentile"
+// in their legends, percentile columns in the curve's data table);
+// refuses a path that takes none at its box and min above max under the
+// row, and then no chart is shaded.
 
-import { ID, numberIn, open, pickExample, setField, showInputs, showView, waitIteration } from '../planner.mjs';
+import { ID, chartDrawn, chartText, numberIn, open, pickExample, setField, showInputs, showView, waitIteration } from '../planner.mjs';
 import { test } from '../fixtures.mjs';
 
 const VGG16_RUNS = 7; // its place in the Examples menu
+
+const BAND = '10th-90th percentile';
+
+/** The legend text of Zeng's chart `key`, drawn. */
+async function zengChart(page, key) {
+  const chart = page.locator(ID(`zeng-chart-${key}`)).first();
+  await chart.scrollIntoViewIfNeeded();
+  await chartDrawn(chart);
+  return chartText(page, `zeng-chart-${key}`);
+}
 
 /** The two numbers of a band's text ("p10–p90 23.18 s – 31.94 s"). */
 async function band(page, testid) {
@@ -44,6 +57,18 @@ test('the runs spread as bands, and a range typed in the editor', async ({ ctx }
   const t = numberIn(await page.locator(ID('zeng-iteration-time')).first().textContent());
   assert.ok(link.p10 < t && t < link.p90, `${t} s within ${link.text}`);
 
+  // The same samples shade the curves and the timeline's total.
+  await showView(page, 'zeng');
+  for (const key of ['timeline', 'workers-iteration']) {
+    const text = await zengChart(page, key);
+    assert.ok(text.includes(BAND), `${key}: the legend names the band: ${text.slice(0, 200)}`);
+  }
+  const d = page.locator(`figure:has(${ID('zeng-chart-workers-iteration')}) + details.chart-table`);
+  await d.locator('summary').click();
+  const heads = await page.locator(ID('zeng-chart-workers-iteration-table')).locator('th').allTextContents();
+  assert.ok(heads.includes('10th percentile [s]') && heads.includes('90th percentile [s]'), `percentile columns: ${heads}`);
+  await d.locator('summary').click();
+
   // The ends are typed in the link's own unit; min above max: the
   // message under the row, no band.
   await showInputs(page, 'models');
@@ -55,4 +80,7 @@ test('the runs spread as bands, and a range typed in the editor', async ({ ctx }
   await page.locator('section[aria-label="uncertainty ranges"] [data-testid="field-error"]', { hasText: 'swap them' }).waitFor();
   await showView(page, 'overview');
   await page.locator(ID('zeng-iteration-time-band')).first().waitFor({ state: 'detached', timeout: 30_000 });
+  await showView(page, 'zeng');
+  const plain = await zengChart(page, 'workers-iteration');
+  assert.ok(!plain.includes(BAND), `no band without valid ranges: ${plain.slice(0, 200)}`);
 });
