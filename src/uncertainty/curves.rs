@@ -20,8 +20,9 @@ use crate::scenario::Scenario;
 
 use super::MIN_SAMPLES;
 
-/// Most values the charts' bands keep (8 bytes each: 32 MB).
-pub const MAX_CURVE_VALUES: f64 = 4e6;
+/// Most values the charts' bands keep (8 bytes each: 8 MB); each is a
+/// point of a chart built for a sample, about 0.1 s natively in all.
+pub const MAX_CURVE_VALUES: f64 = 1e6;
 
 /// What one banded point is.
 enum Of {
@@ -43,8 +44,9 @@ pub struct Collect {
     /// Samples the charts take: the section's, or fewer within budget.
     pub samples: u32,
     targets: Vec<Target>,
-    /// Why fewer than the section's samples (a refusal's words).
-    thinned: Option<String>,
+    /// Why fewer than the section's samples: the model's name and the
+    /// first measure all of them would pass.
+    thinned: Option<(&'static str, Work)>,
 }
 
 /// The points of `r`'s charts that `model` bands.
@@ -157,7 +159,10 @@ impl Collect {
         Ok(Some(Collect {
             samples: fit as u32,
             targets,
-            thinned: Some(first.message.clone()),
+            thinned: works
+                .iter()
+                .find(|w| !w.fits())
+                .map(|w| (model.name(), w.clone())),
         }))
     }
 
@@ -168,13 +173,17 @@ impl Collect {
 
     /// The note saying the charts take fewer samples than `all`, if so.
     pub fn thinned_note(&self, all: u32) -> Option<Note> {
-        self.thinned.as_ref().map(|why| {
-            Note::warning(format!(
-                "The charts' bands take the first {} of the {} samples, since all of them: {why}.",
+        self.thinned.as_ref().map(|(model, w)| {
+            Note::info(format!(
+                "The charts' bands take the first {} of the {} samples: all of them would ask {model} for {} {}, more than the {} it takes on for them; reducing {} would draw them all.",
                 fmt_count(f64::from(self.samples)),
                 fmt_count(f64::from(all)),
+                fmt_count(w.units),
+                w.unit,
+                fmt_count(w.limit),
+                w.reduce,
             ))
-            .at("uncertainty.samples")
+            .at(w.field.clone())
         })
     }
 

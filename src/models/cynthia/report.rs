@@ -55,8 +55,8 @@ pub fn build(s: &Scenario, e: &CynthiaEvaluation) -> Report {
         r.charts.push(ch);
     }
     if !e.curves.is_empty() {
-        r.charts.push(cost_chart(e));
-        r.charts.push(time_chart(e));
+        r.charts.push(cost_chart(e, true));
+        r.charts.push(time_chart(e, true));
         r.charts.push(utilisation_chart(e));
     }
     if let Some(ch) = s.workload.loss_curve.as_ref().and_then(loss_fit_chart) {
@@ -677,12 +677,13 @@ fn iteration_chart(e: &CynthiaEvaluation) -> Option<Chart> {
     })
 }
 
-/// The cost and time curves alone (the charts Cynthia bands).
+/// The cost and time curves alone, numbers only (the charts Cynthia
+/// bands, for a band's samples).
 pub fn curve_charts(e: &CynthiaEvaluation) -> Vec<Chart> {
     if e.curves.is_empty() {
         return Vec::new();
     }
-    vec![cost_chart(e), time_chart(e)]
+    vec![cost_chart(e, false), time_chart(e, false)]
 }
 
 /// Most instance types a chart draws a line for: more stop being readable
@@ -724,6 +725,7 @@ fn per_type_chart(
     y: Axis,
     metric: fn(&Run) -> f64,
     marker: Option<Marker>,
+    with_hover: bool,
 ) -> Chart {
     let (curves, note) = charted(e);
     let mut series: Vec<Series> = curves
@@ -734,6 +736,7 @@ fn per_type_chart(
             let hover = c
                 .points
                 .iter()
+                .filter(|_| with_hover)
                 .map(|p| {
                     let mut h = format!(
                         "{}\n{} workers, {} PS\ntime {}, cost {}\nu = {}",
@@ -785,7 +788,7 @@ fn per_type_chart(
     }
 }
 
-fn cost_chart(e: &CynthiaEvaluation) -> Chart {
+fn cost_chart(e: &CynthiaEvaluation, with_hover: bool) -> Chart {
     let budget = e.goals.as_ref().and_then(|g| g.budget_usd);
     per_type_chart(
         e,
@@ -797,10 +800,11 @@ fn cost_chart(e: &CynthiaEvaluation) -> Chart {
             y: b,
             label: format!("budget {}", Unit::Usd.display(b)),
         }),
+        with_hover,
     )
 }
 
-fn time_chart(e: &CynthiaEvaluation) -> Chart {
+fn time_chart(e: &CynthiaEvaluation, with_hover: bool) -> Chart {
     let goal = e.goals.as_ref().map(|g| g.time_s);
     per_type_chart(
         e,
@@ -812,6 +816,7 @@ fn time_chart(e: &CynthiaEvaluation) -> Chart {
             y: g,
             label: format!("T_g = {}", Unit::Hours.display(g)),
         }),
+        with_hover,
     )
 }
 

@@ -204,13 +204,7 @@ impl Model for SpotDnn {
 
     /// The given cluster's charts, without the plan searches.
     fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
-        prepare(s).map(|e| {
-            build(s, &e)
-                .charts
-                .into_iter()
-                .filter(|c| c.key == "iteration")
-                .collect()
-        })
+        prepare(s).map(|e| super::report::curve_charts(&e))
     }
 
     fn curves_work(&self, s: &Scenario) -> Vec<Work> {

@@ -768,6 +768,12 @@ fn binding(e: &SpotEvaluation, p: &Plans) -> Note {
 }
 
 /// The cluster's iteration per type: compute, PCIe, network (Eq. 6-7).
+/// The charts spotDNN bands (`Model::curves`): the given cluster's
+/// iteration timeline, whose total is `T_exp`.
+pub fn curve_charts(e: &SpotEvaluation) -> Vec<Chart> {
+    iteration_chart(e).into_iter().collect()
+}
+
 fn iteration_chart(e: &SpotEvaluation) -> Option<Chart> {
     let c = e.cluster.as_ref()?;
     let mut rows = Vec::new();

@@ -18,8 +18,9 @@ const BANDWIDTH_POINTS: f64 = super::eval::BANDWIDTH_POINTS as f64;
 /// natively (the largest cluster, every group distinct, sweeps to 256).
 const MAX_QUEUED: f64 = 2e7;
 /// Worker positions the bands of the charts take on, over all samples:
-/// within a second in the page (about 10⁷ positions a second natively).
-const MAX_BAND_QUEUED: f64 = 5e6;
+/// about 0.1 s natively, 0.3 s in the page (the sweeps queue about 10⁷
+/// positions a second natively, with their allocations).
+const MAX_BAND_QUEUED: f64 = 1e6;
 
 const NEEDS: [Need; 7] = [
     Need {
