@@ -432,11 +432,14 @@ for (const [kind, what, target, limit] of [
 }
 
 // Uncertainty bands (issue 35): 10,000 Monte Carlo samples of a model's
-// headline figures, natively and in the page's build.
+// headline figures and of its charts' points, natively and in the page's
+// build.
 {
   const target = '< 1 s in the page';
   for (const [id, name] of [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia'], ['spotdnn', 'spotDNN'], ['stash', 'Stash']]) {
-    const label = `${name}'s bands, 10,000 samples (the example's headline, one range), native`;
+    const points = native.get(`uncertainty.${id}.chart_points`)?.value;
+    const charts = points ? `headline, and ${Math.round(points).toLocaleString('en-US')} samples × chart points` : 'headline';
+    const label = `${name}'s bands, 10,000 samples (the example's ${charts}, one range), native`;
     const m = nativeTiming([`uncertainty.${id}.10000`], label, target);
     if (m) row(label, `median ${us(m[0].median_us)}, max ${us(m[0].max_us)}`, target, verdict(m[0].median_us < 1e6));
   }

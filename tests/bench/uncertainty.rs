@@ -1,15 +1,40 @@
 //! `cargo bench --bench uncertainty`: a band of 10,000 samples per
 //! analytical model (issue 35: under 1 s in the browser, so about 300 ms
-//! natively), each over one range on an input its headline reads.
+//! natively), each over one range on an input its headline reads: the
+//! headline's bands and the charts' (samples × points, recorded as
+//! `uncertainty.<id>.chart_points`).
 
 mod timing;
 
 use std::hint::black_box;
 
 use ddnn_planner::models::{by_id, evaluate, from_json};
+use ddnn_planner::report::{Marker, Report};
 use ddnn_planner::scenario::Scenario;
 use ddnn_planner::uncertainty::{Range, Uncertainty};
-use timing::time;
+use timing::{record_value, time};
+
+/// Samples × points of `r`'s chart bands: a line's points over its
+/// samples, a timeline's total one point over the charts' samples (the
+/// lines', or `samples` when the charts were not thinned).
+fn chart_points(r: &Report, samples: u32) -> f64 {
+    let bands = || {
+        r.charts
+            .iter()
+            .flat_map(|c| c.series.iter().filter_map(|s| s.band.as_ref()))
+    };
+    let charts = bands().map(|b| b.samples).max().unwrap_or(samples);
+    let lines: f64 = bands()
+        .map(|b| f64::from(b.samples) * b.p10.len() as f64)
+        .sum();
+    let spans = r
+        .charts
+        .iter()
+        .flat_map(|c| &c.markers)
+        .filter(|m| matches!(m, Marker::Span { .. }))
+        .count() as f64;
+    lines + spans * f64::from(charts)
+}
 
 fn with_range(mut s: Scenario, path: &str, min: f64, max: f64) -> Scenario {
     s.uncertainty = Some(Uncertainty {
@@ -64,10 +89,11 @@ fn main() {
     ];
     for (id, s) in cases {
         let m = by_id(id).expect("registered");
-        let banded = evaluate(m, &s)
-            .map(|r| r.headline.iter().any(|f| f.band.is_some()))
-            .unwrap_or(false);
-        assert!(banded, "{id}: no band");
+        let r = evaluate(m, &s).expect("the example evaluates");
+        assert!(r.headline.iter().any(|f| f.band.is_some()), "{id}: no band");
+        let points = chart_points(&r, s.uncertainty.as_ref().map_or(0, |u| u.samples));
+        println!("{id}: chart bands over {points} samples × points");
+        record_value(&format!("uncertainty.{id}.chart_points"), points);
         let mut plain = s.clone();
         plain.uncertainty = None;
         time(
