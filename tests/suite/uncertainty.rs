@@ -504,12 +504,9 @@ fn curve_bands_contain_the_curve_and_the_timeline_its_total() {
     let it = band(&r, "iteration-time");
     assert_eq!((it.p10, it.p90), (*x0, *x1));
     // spotDNN's timeline total, T_exp, on its own example.
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/public/examples/spotdnn-table1.json"
-    ))
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut sp = ddnn_planner::models::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut sp =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/spotdnn-table1.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     // ±10% on the model's size S_param: each type's push and pull grow
     // with it, so T_exp does.
     let param = sp
@@ -532,12 +529,9 @@ fn curve_bands_contain_the_curve_and_the_timeline_its_total() {
 
 #[test]
 fn cynthia_cost_curves_get_bands_from_a_price_range() {
-    let text = std::fs::read_to_string(format!(
-        "{}/public/examples/cifar10-bsp-m4.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut s = ddnn_planner::models::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut s =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/cifar10-bsp-m4.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
     let b0 = s.workload.loss.as_ref().map_or(1.0, |l| l.beta0);
     s.uncertainty = Some(Uncertainty {
         samples: 300,
