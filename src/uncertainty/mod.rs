@@ -192,16 +192,34 @@ fn resolve_one(s: &Scenario, path: &str, range: Range) -> Result<Resolved, Field
     let at = format!("uncertainty.ranges.{path}");
     let setter = paths::resolve(s, path).map_err(|m| err(&at, m.to_string()))?;
     let Range { min, max } = range;
+    // The ends as typed: in the unit the input is shown in.
+    let (scale, unit) = setter.shown(s);
+    let typed = |v: f64| {
+        let n = crate::bounds::fmt_typed(v, scale);
+        if unit.is_empty() {
+            n
+        } else {
+            format!("{n} {unit}")
+        }
+    };
     if !(min.is_finite() && max.is_finite()) {
         return Err(err(
             &at,
-            format!("the range's min and max must be finite numbers (got {min} to {max})"),
+            format!(
+                "the range's min and max must be finite numbers (got {} to {})",
+                typed(min),
+                typed(max)
+            ),
         ));
     }
     if min > max {
         return Err(err(
             &at,
-            format!("the range's min ({min}) is above its max ({max}): swap them"),
+            format!(
+                "the range's min ({}) is above its max ({}): swap them",
+                typed(min),
+                typed(max)
+            ),
         ));
     }
     let base = checks_of(&setter, s);

@@ -181,7 +181,7 @@ fn bad_ranges_are_refused_at_their_field() {
     assert_eq!(
         errs.get("uncertainty.ranges.hardware.cluster.ps.link")
             .map(String::as_str),
-        Some("the range's min (200000000) is above its max (100000000): swap them")
+        Some("the range's min (1.6 Gb/s) is above its max (0.8 Gb/s): swap them")
     );
     let unknown = &errs["uncertainty.ranges.hardware.cluster.ps.bandwidth"];
     assert!(
@@ -322,7 +322,7 @@ mod cli {
         let (code, _, err) = run(&["eval", &file("bad.json", &s)]);
         assert_ne!(code, 0);
         assert!(
-            err.contains("uncertainty.ranges.hardware.cluster.ps.link: the range's min (2) is above its max (1): swap them"),
+            err.contains("uncertainty.ranges.hardware.cluster.ps.link: the range's min (1.6e-8 Gb/s) is above its max (8e-9 Gb/s): swap them"),
             "{err}"
         );
     }
