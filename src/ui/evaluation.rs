@@ -74,6 +74,9 @@ struct Inner {
     done_waits: Option<u64>,
     /// Export requests not yet answered (sent again to a new worker).
     exports: Vec<String>,
+    /// `ToWorker::Keep` messages, each sent once to every worker as it
+    /// starts (before any request).
+    kept: Vec<(String, Rc<str>)>,
     /// The worker side on the page, once no worker could run: its
     /// presence means "evaluate on the main thread".
     inline_server: Option<Rc<RefCell<Server>>>,
@@ -110,7 +113,13 @@ impl Inner {
             w.terminate();
         }
         self.ready = false;
-        self.inline_server.get_or_insert_with(Default::default);
+        if self.inline_server.is_none() {
+            let mut server = Server::default();
+            for (_, msg) in &self.kept {
+                server.handle(msg, &mut |_| {}, &now);
+            }
+            self.inline_server = Some(Rc::new(RefCell::new(server)));
+        }
         self.stop_parts();
     }
 
@@ -164,6 +173,7 @@ impl Runtime {
             splits: Splits::default(),
             done_waits: None,
             exports: Vec::new(),
+            kept: Vec::new(),
             inline_server: None,
             sections: Default::default(),
             handler: Rc::new(handler),
@@ -172,6 +182,33 @@ impl Runtime {
         })));
         rt.spawn();
         rt
+    }
+
+    /// Gives every worker, now and later, an input the page keeps out of
+    /// its requests (`ToWorker::Keep`, by storage key), once.
+    pub fn keep(&self, key: &str, json: &str) {
+        let msg: Rc<str> = {
+            let mut inner = self.0.borrow_mut();
+            if inner.kept.iter().any(|(k, _)| k == key) {
+                return;
+            }
+            let msg: Rc<str> = encode(&ToWorker::Keep {
+                key: key.to_string(),
+                json: json.to_string(),
+            })
+            .into();
+            inner.kept.push((key.to_string(), msg.clone()));
+            msg
+        };
+        let inner = self.0.borrow();
+        if let Some(server) = &inner.inline_server {
+            server.borrow_mut().handle(&msg, &mut |_| {}, &now);
+            return;
+        }
+        inner.post(&msg);
+        for h in &inner.helpers {
+            let _ = h.worker.post_message(&JsValue::from_str(&msg));
+        }
     }
 
     /// Asks for `scenario` to be evaluated as request `id`.
@@ -350,6 +387,9 @@ impl Runtime {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        for (_, msg) in &self.0.borrow().kept {
+            let _ = worker.post_message(&JsValue::from_str(msg));
+        }
         self.0.borrow_mut().helpers.push(Helper {
             key,
             worker,
@@ -446,6 +486,9 @@ impl Runtime {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let mut inner = self.0.borrow_mut();
+        for (_, msg) in &inner.kept {
+            let _ = worker.post_message(&JsValue::from_str(msg));
+        }
         inner.worker = Some(worker);
         inner._on_message = Some(on_message);
         inner._on_error = Some(on_error);

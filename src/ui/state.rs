@@ -293,6 +293,12 @@ pub struct AppState {
     address_bar: StoredValue<AddressBar, LocalStorage>,
     link_too_large: StoredValue<bool>,
     runtime: StoredValue<Option<Runtime>, LocalStorage>,
+    /// What a share link leaves out (a large profile), kept out of the
+    /// page's scenario as well, by storage key: its JSON. The scenario
+    /// names it instead (as a link does), so an edit, Undo's copies, the
+    /// validation and the request to the worker never copy it; the
+    /// workers are given it once (`Runtime::keep`).
+    kept: StoredValue<HashMap<String, Arc<str>>, LocalStorage>,
     /// Each model section read once per scenario change (`section_memo`),
     /// by (section id, type), and the owner they live under: a section
     /// can hold a 1 MB profile, too much to read again for every field.
@@ -364,6 +370,7 @@ impl AppState {
             address_bar: StoredValue::new_local(AddressBar::default()),
             link_too_large: StoredValue::new(false),
             runtime: StoredValue::new_local(None),
+            kept: StoredValue::new_local(HashMap::new()),
             section_memos: StoredValue::new_local(HashMap::new()),
             owner: StoredValue::new_local(Owner::current().unwrap_or_default()),
         };
@@ -391,6 +398,19 @@ impl AppState {
         let rt = Runtime::start(move |msg| state.receive(msg));
         self.runtime.set_value(Some(rt));
         Effect::new(move |_| {
+            // A large input comes in whole (an upload, a link put back from
+            // this browser): it is kept aside and the scenario names it.
+            let left = state.scenario.with(|s| match crate::models::for_link(s) {
+                (std::borrow::Cow::Owned(named), left) if !left.is_empty() => Some((named, left)),
+                _ => None,
+            });
+            if let Some((named, left)) = left {
+                for l in left {
+                    state.keep(&l.key, &l.json);
+                }
+                state.scenario.set(named);
+                return;
+            }
             let rev = state.revision.get_untracked() + 1;
             state.scenario.with(|s| {
                 state.runtime.with_value(|rt| {
@@ -407,6 +427,36 @@ impl AppState {
             }
             state.revision.set(rev);
         });
+    }
+
+    /// Keeps `json` aside under `key` and gives it to the workers.
+    fn keep(&self, key: &str, json: &str) {
+        if self.kept.with_value(|k| k.contains_key(key)) {
+            return;
+        }
+        self.kept
+            .update_value(|k| drop(k.insert(key.to_string(), json.into())));
+        self.runtime.with_value(|rt| {
+            if let Some(rt) = rt {
+                rt.keep(key, json);
+            }
+        });
+    }
+
+    /// The JSON kept aside under `key` (`kept`), if any.
+    pub fn kept_json(&self, key: &str) -> Option<Arc<str>> {
+        self.kept.with_value(|k| k.get(key).cloned())
+    }
+
+    /// The scenario with what is kept aside put back, as exported.
+    pub fn whole_scenario(&self) -> Scenario {
+        let mut s = self.scenario.get_untracked();
+        self.kept.with_value(|k| {
+            crate::models::restore_after_link(&mut s, &|key: &str| {
+                k.get(key).map(|j| j.to_string())
+            })
+        });
+        s
     }
 
     /// One answer of the runtime.
@@ -734,7 +784,15 @@ impl AppState {
                 // Computing what a link leaves out costs milliseconds with
                 // a large profile: only for one this browser lacks.
                 let lacks = |k: &String| local_storage().is_some_and(|st| !stored(&st, k));
-                if left_out.iter().any(lacks) {
+                let mut inline = false;
+                for key in left_out.iter().filter(|k| lacks(k)) {
+                    match (self.kept_json(key), local_storage()) {
+                        // Full storage: the link still names the file to attach.
+                        (Some(json), Some(st)) => drop(st.set_item(key, &json)),
+                        _ => inline = true,
+                    }
+                }
+                if inline {
                     self.scenario.with_untracked(keep_left_out);
                 }
                 self.address_bar.with_value(|a| a.show(frag));

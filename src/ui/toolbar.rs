@@ -112,7 +112,9 @@ pub fn Toolbar() -> impl IntoView {
         }
     };
     let export_json = move |_| {
-        let (name, json) = sc.with(|s| (file_stem(&s.display_title()), s.to_json()));
+        // With what the page keeps aside (a large profile) put back.
+        let whole = state.whole_scenario();
+        let (name, json) = (file_stem(&whole.display_title()), whole.to_json());
         if let Err(e) = download_text(&format!("{name}.scenario.json"), "application/json", &json) {
             status.set(Some(e.to_string()));
         }

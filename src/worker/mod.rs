@@ -25,6 +25,9 @@
 pub mod imports;
 pub mod parts;
 
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::models::{self, by_id, evaluate_progressive, for_link, Model, Unavailable, MODELS};
@@ -81,6 +84,10 @@ pub enum ToWorker {
     /// Every model's newest whole report (the page holds copies with long
     /// tables cut), as a file; `id` pairs the answer with the request.
     Export { id: u64, format: ExportFormat },
+    /// An input the page keeps out of its requests (what a share link
+    /// leaves out: a large profile), sent once, by its storage key: put
+    /// back into every scenario the page sends (`Server::put_back`).
+    Keep { key: String, json: String },
 }
 
 /// The results file formats.
@@ -260,6 +267,18 @@ pub struct Server {
     current: Option<(u64, Box<Scenario>)>,
     /// When each split model of the current request was split (ms).
     split_at: Vec<(String, f64)>,
+    /// `ToWorker::Keep`'s inputs, by storage key.
+    kept: HashMap<String, String>,
+    /// Each model section as last sent and as put back, with the keys put
+    /// back into it: an unchanged section is not read again.
+    put: BTreeMap<String, PutBack>,
+}
+
+/// A model section as the page sent it, and with its kept inputs back.
+struct PutBack {
+    sent: Arc<serde_json::Value>,
+    whole: Arc<serde_json::Value>,
+    keys: Vec<String>,
 }
 
 impl Server {
@@ -276,8 +295,9 @@ impl Server {
                 id,
                 model,
                 part,
-                scenario,
+                mut scenario,
             }) => {
+                self.put_back(&mut scenario);
                 let text = match by_id(&model) {
                     Some(m) => models::part(m, &scenario, part),
                     None => Err(Unavailable::missing(
@@ -303,20 +323,82 @@ impl Server {
                 format,
                 text: self.export(format),
             })),
+            Ok(ToWorker::Keep { key, json }) => {
+                self.kept.insert(key, json);
+                self.put.clear();
+            }
             Err(e) => post(encode(&FromWorker::Failed {
                 message: format!("the worker could not read the request: {e}"),
             })),
         }
     }
 
+    /// Puts the kept inputs back into `s` (`restore_after_link` with the
+    /// kept copies), reading only sections that changed since the last
+    /// request; returns the keys put back.
+    fn put_back(&mut self, s: &mut Scenario) -> Vec<String> {
+        if self.kept.is_empty() {
+            return Vec::new();
+        }
+        self.put.retain(|id, _| s.models.contains_key(id));
+        let mut keys = Vec::new();
+        let mut changed = false;
+        for (id, v) in s.models.iter_mut() {
+            match self.put.get(id) {
+                Some(p) if Arc::ptr_eq(&p.sent, v) || p.sent == *v => {
+                    *v = p.whole.clone();
+                    keys.extend(p.keys.iter().cloned());
+                }
+                _ => changed = true,
+            }
+        }
+        if !changed {
+            return keys;
+        }
+        let sent = s.models.clone();
+        let asked = std::cell::RefCell::new(Vec::new());
+        let kept = &self.kept;
+        models::restore_after_link(s, &|k: &str| {
+            let json = kept.get(k).cloned();
+            if json.is_some() {
+                asked.borrow_mut().push(k.to_string());
+            }
+            json
+        });
+        let asked = asked.into_inner();
+        for (id, v) in &s.models {
+            let Some(before) = sent.get(id) else { continue };
+            if self.put.get(id).is_some_and(|p| Arc::ptr_eq(&p.whole, v)) {
+                continue;
+            }
+            let put_back = !Arc::ptr_eq(before, v);
+            let keys_here = if put_back { asked.clone() } else { Vec::new() };
+            keys.extend(keys_here.iter().cloned());
+            self.put.insert(
+                id.clone(),
+                PutBack {
+                    sent: before.clone(),
+                    whole: v.clone(),
+                    keys: keys_here,
+                },
+            );
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
     fn evaluate(
         &mut self,
         id: u64,
-        scenario: Box<Scenario>,
+        mut scenario: Box<Scenario>,
         split: bool,
         post: &mut dyn FnMut(String),
         now: &dyn Fn() -> f64,
     ) {
+        // The link is the scenario as sent: what it leaves out is kept.
+        let as_sent = scenario.clone();
+        let restored_keys = self.put_back(&mut scenario);
         self.split_at.clear();
         let total = MODELS.len() + ANALYSES.len();
         for (done, model) in MODELS.iter().enumerate() {
@@ -368,11 +450,13 @@ impl Server {
             // simulation that may run for seconds (compressing a large
             // scenario takes a while too).
             if done == 0 {
-                let (shrunk, left_out) = for_link(&scenario);
+                let (shrunk, left_out) = for_link(&as_sent);
+                let mut left_out: Vec<String> = left_out.into_iter().map(|l| l.key).collect();
+                left_out.extend(restored_keys.iter().cloned());
                 post(encode(&FromWorker::Link {
                     id,
                     fragment: encode_link(&shrunk),
-                    left_out: left_out.into_iter().map(|l| l.key).collect(),
+                    left_out,
                 }));
             }
         }
@@ -849,5 +933,98 @@ mod tests {
     fn a_garbled_request_is_answered_not_panicked() {
         let msgs = run("{\"evaluate\":{\"id\":1");
         assert!(matches!(&msgs[..], [FromWorker::Failed { .. }]));
+    }
+}
+
+#[cfg(test)]
+mod keep_tests {
+    use super::*;
+
+    /// A scenario whose Li profile a link leaves out (the shipped
+    /// Inception v3 profile, 240 kB), as the page holds it: named, the
+    /// profile kept aside and sent once.
+    fn named_and_kept() -> (Scenario, Scenario, Vec<crate::models::LeftOut>) {
+        let mut s = crate::models::li::presets::example();
+        let text = std::fs::read_to_string("public/examples/inception-v3.profile.json")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let p =
+            crate::models::li::profile::Profile::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        let mut set: crate::models::li::section::LiSettings = s.section("li").unwrap_or_default();
+        (set.steps, set.warmup, set.max_workers, set.seeds) = (20, 2, 2, 1);
+        set.profile = Some(p);
+        s.set_section("li", &set);
+        let (named, left) = for_link(&s);
+        (s.clone(), named.into_owned(), left)
+    }
+
+    fn li_outcome(msgs: &[String]) -> Result<Report, Unavailable> {
+        msgs.iter()
+            .filter_map(|m| serde_json::from_str::<FromWorker>(m).ok())
+            .find_map(|m| match m {
+                FromWorker::Result { model, outcome, .. } if model == "li" => {
+                    Some(outcome.into_result())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no Li result"))
+    }
+
+    #[test]
+    fn a_kept_profile_is_put_back_and_the_link_names_it() {
+        let (whole, named, left) = named_and_kept();
+        assert_eq!(left.len(), 1, "the profile is left out of the link");
+        let mut direct = Server::default();
+        let mut out = Vec::new();
+        let json = serde_json::to_string(&whole).unwrap_or_default();
+        direct.handle(
+            &evaluate_request(1, &json, false),
+            &mut |m| out.push(m),
+            &|| 0.0,
+        );
+        let expected = li_outcome(&out).unwrap_or_else(|u| panic!("{u:?}"));
+
+        let mut server = Server::default();
+        let mut out = Vec::new();
+        let keep = encode(&ToWorker::Keep {
+            key: left[0].key.clone(),
+            json: left[0].json.clone(),
+        });
+        server.handle(&keep, &mut |m| out.push(m), &|| 0.0);
+        assert!(out.is_empty(), "Keep has no answer: {out:?}");
+        let json = serde_json::to_string(&named).unwrap_or_default();
+        assert!(json.len() < 10_000, "the request names the profile");
+        for id in [2, 3] {
+            let mut out = Vec::new();
+            server.handle(
+                &evaluate_request(id, &json, false),
+                &mut |m| out.push(m),
+                &|| 0.0,
+            );
+            let got = li_outcome(&out).unwrap_or_else(|u| panic!("request {id}: {u:?}"));
+            assert_eq!(got, expected, "request {id} computes on the whole profile");
+            let link = out
+                .iter()
+                .filter_map(|m| serde_json::from_str::<FromWorker>(m).ok())
+                .find_map(|m| match m {
+                    FromWorker::Link {
+                        fragment, left_out, ..
+                    } => Some((fragment, left_out)),
+                    _ => None,
+                });
+            assert_eq!(
+                link,
+                Some((encode_link(&named), vec![left[0].key.clone()])),
+                "the link is the one of the whole scenario"
+            );
+        }
+        // Without the kept copy the model lacks the profile.
+        let mut fresh = Server::default();
+        let mut out = Vec::new();
+        fresh.handle(
+            &evaluate_request(4, &json, false),
+            &mut |m| out.push(m),
+            &|| 0.0,
+        );
+        assert!(li_outcome(&out).is_err());
     }
 }

@@ -14,11 +14,11 @@ use crate::ui::files::download_text;
 use crate::ui::uploads::{import_upload, ImportSlot};
 use crate::ui::state::AppState;
 use crate::models::li::generate::from_layers;
-use crate::models::li::share_link::{attach_message, upload_note};
+use crate::models::li::share_link::{attach_message, storage_key, upload_note};
 use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{
-    settings, Generate, Granularity, LiSettings, OrderedStreams, StreamOrder, GENERATE_INPUTS,
+    settings, Generate, Granularity, LiSettings, ProfileRef, OrderedStreams, StreamOrder, GENERATE_INPUTS,
     GEN_MEMORY_RATE, ID, SIMULATION_INPUTS, TRANSFER_INPUTS, WINDOW_INPUT,
 };
 use crate::report::fmt_sig;
@@ -55,12 +55,20 @@ pub fn Panel() -> impl IntoView {
     let cfg = state.section_memo::<LiSettings>(ID);
     let problem = state.upload_note::<String>();
     let note = state.upload_note::<String>();
+    // A large profile is kept aside by the page, named in the section.
+    let kept = move |r: &ProfileRef| state.kept_json(&storage_key(&r.hash));
     let source = Memo::new(move |_| {
         cfg.with(|c| match (&c.profile, &c.generate) {
             (None, _) if c.profile_ref.is_some() => c
                 .profile_ref
                 .as_ref()
-                .map(attach_message)
+                .map(|r| match kept(r) {
+                    Some(_) => format!(
+                        "profile '{}': {} ops (content hash {}, kept aside by this page)",
+                        r.name, r.ops, r.hash
+                    ),
+                    None => attach_message(r),
+                })
                 .unwrap_or_default(),
             (Some(p), _) => format!(
                 "profile '{}': {} ops, {} profiled steps, batch {}",
@@ -86,7 +94,9 @@ pub fn Panel() -> impl IntoView {
             match import_upload(&ev, &crate::models::li::files::PROFILE, &(), &slot).await {
                 Some(Ok((name, p))) => {
                     problem.set(None);
-                    let named = cfg.with_untracked(|c| c.profile_ref.clone());
+                    let named = cfg
+                        .with_untracked(|c| c.profile_ref.clone())
+                        .filter(|r| kept(r).is_none());
                     let vs_link = upload_note(named.as_ref(), &p)
                         .map(|m| format!(": {m}"))
                         .unwrap_or_default();
@@ -111,6 +121,13 @@ pub fn Panel() -> impl IntoView {
         });
     };
     let download = move |_| {
+        let aside = cfg.with_untracked(|c| c.profile.is_none().then(|| c.profile_ref.clone()));
+        if let Some(json) = aside.flatten().and_then(|r| kept(&r)) {
+            if let Err(e) = download_text("profile.json", "application/json", &json) {
+                problem.set(Some(e.to_string()));
+            }
+            return;
+        }
         let Some(p) = sc.with(current_profile) else {
             problem.set(Some(
                 "no profile to download: upload one or generate one first".into(),
