@@ -32,7 +32,8 @@ use super::task_queue::Queue;
 use crate::scenario::Scenario;
 use crate::worker::parts::{Handout, Splits};
 use crate::worker::{
-    encode, evaluate_request, part_request, ExportFormat, FromWorker, Server, ToWorker,
+    encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Server,
+    ToWorker,
 };
 
 /// Most pool workers, whatever the core count says.
@@ -192,11 +193,7 @@ impl Runtime {
             if inner.kept.iter().any(|(k, _)| k == key) {
                 return;
             }
-            let msg: Rc<str> = encode(&ToWorker::Keep {
-                key: key.to_string(),
-                json: json.to_string(),
-            })
-            .into();
+            let msg: Rc<str> = keep_request(key, json).into();
             inner.kept.push((key.to_string(), msg.clone()));
             msg
         };

@@ -406,7 +406,7 @@ impl AppState {
             });
             if let Some((named, left)) = left {
                 for l in left {
-                    state.keep(&l.key, &l.json);
+                    state.keep_aside(&l.key, &l.json);
                 }
                 state.scenario.set(named);
                 return;
@@ -429,8 +429,10 @@ impl AppState {
         });
     }
 
-    /// Keeps `json` aside under `key` and gives it to the workers.
-    fn keep(&self, key: &str, json: &str) {
+    /// Keeps `json` aside under `key` and gives it to the workers: what a
+    /// share link leaves out (`crate::models::for_link`), which the
+    /// scenario names instead.
+    pub fn keep_aside(&self, key: &str, json: &str) {
         if self.kept.with_value(|k| k.contains_key(key)) {
             return;
         }
@@ -903,6 +905,18 @@ impl AppState {
         self.on_fresh_start(move || note.set(None));
         note
     }
+}
+
+/// Resolves in a new task (`setTimeout`): work on a large input split
+/// over tasks lets the page paint in between.
+pub async fn next_task() {
+    let later = js_sys::Promise::new(&mut |resolve, _| {
+        let timer = web_sys::window().map(|w| w.set_timeout_with_callback(&resolve));
+        if !matches!(timer, Some(Ok(_))) {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(later).await;
 }
 
 /// The scenario saved at the last visit, if it opens.

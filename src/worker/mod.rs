@@ -87,7 +87,11 @@ pub enum ToWorker {
     /// An input the page keeps out of its requests (what a share link
     /// leaves out: a large profile), sent once, by its storage key: put
     /// back into every scenario the page sends (`Server::put_back`).
-    Keep { key: String, json: String },
+    /// Written by `keep_request`, its JSON as it is.
+    Keep {
+        key: String,
+        json: serde_json::Value,
+    },
 }
 
 /// The results file formats.
@@ -232,6 +236,12 @@ pub fn evaluate_request(id: u64, scenario_json: &str, split: bool) -> String {
     format!("{{\"evaluate\":{{\"id\":{id},\"scenario\":{scenario_json},\"split\":{split}}}}}")
 }
 
+/// `ToWorker::Keep` around JSON already written (`json` must be JSON: a
+/// share link's left-out input), not escaped into a string.
+pub fn keep_request(key: &str, json: &str) -> String {
+    format!("{{\"keep\":{{\"key\":{},\"json\":{json}}}}}", encode(&key))
+}
+
 /// `ToWorker::Part` around a scenario already written as JSON (the page
 /// sends one per part; the scenario is written once).
 pub fn part_request(id: u64, model: &str, part: u32, scenario_json: &str) -> String {
@@ -324,7 +334,7 @@ impl Server {
                 text: self.export(format),
             })),
             Ok(ToWorker::Keep { key, json }) => {
-                self.kept.insert(key, json);
+                self.kept.insert(key, json.to_string());
                 self.put.clear();
             }
             Err(e) => post(encode(&FromWorker::Failed {
@@ -969,6 +979,32 @@ mod keep_tests {
             .unwrap_or_else(|| panic!("no Li result"))
     }
 
+    /// The upload names a profile as the link would, with the same JSON
+    /// left out (so the page's copy puts it back); a small one stays.
+    #[test]
+    fn an_upload_names_a_large_profile_as_its_link_does() {
+        use crate::models::li::files::{ProfileUpload, PROFILE_UPLOAD};
+        let (_, named, left) = named_and_kept();
+        let bytes = std::fs::read("public/examples/inception-v3.profile.json")
+            .unwrap_or_else(|e| panic!("{e}"));
+        match (PROFILE_UPLOAD.read)("p.json", bytes, ()) {
+            Ok(ProfileUpload::Named { named: r, json, .. }) => {
+                assert_eq!(json.get(), left[0].json);
+                let set: crate::models::li::section::LiSettings =
+                    named.section("li").unwrap_or_default();
+                assert_eq!(set.profile_ref, Some(r));
+            }
+            other => panic!("{other:?}"),
+        }
+        let small = br#"{"name": "4-layer DNN", "batch": 32,
+            "ops": [{"name": "recv w0", "resource": "downlink", "tensor": "w0"},
+                    {"name": "fwd 0", "resource": "worker", "deps": [0]}],
+            "steps": [[4.0e6, 0.012], [4.0e6, 0.013]]}"#
+            .to_vec();
+        let read = (PROFILE_UPLOAD.read)("m.json", small, ());
+        assert!(matches!(read, Ok(ProfileUpload::Inline(_))), "{read:?}");
+    }
+
     #[test]
     fn a_kept_profile_is_put_back_and_the_link_names_it() {
         let (whole, named, left) = named_and_kept();
@@ -985,10 +1021,7 @@ mod keep_tests {
 
         let mut server = Server::default();
         let mut out = Vec::new();
-        let keep = encode(&ToWorker::Keep {
-            key: left[0].key.clone(),
-            json: left[0].json.clone(),
-        });
+        let keep = keep_request(&left[0].key, &left[0].json);
         server.handle(&keep, &mut |m| out.push(m), &|| 0.0);
         assert!(out.is_empty(), "Keep has no answer: {out:?}");
         let json = serde_json::to_string(&named).unwrap_or_default();

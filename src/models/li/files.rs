@@ -18,6 +18,51 @@ pub const PROFILE: Importer<Profile> = Importer {
     read: |_, bytes, ()| Profile::from_json(&text(bytes)?),
 };
 
+/// A profile as the page's upload takes it: read, checked and, when too
+/// large for a share link, written and hashed here in the import worker, so
+/// the page keeps its JSON aside (named in the section as a link names
+/// it) without reading it again.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProfileUpload {
+    /// Small enough to travel in a link: kept in the section.
+    Inline(Profile),
+    /// Named in the section; `json` is what `share_link::shrink` leaves
+    /// out for it (the page keeps it under `share_link::storage_key`),
+    /// carried as it is: escaped inside a string, 4.7 MB took the page
+    /// 100 ms to read back.
+    Named {
+        named: super::section::ProfileRef,
+        steps: usize,
+        batch: u32,
+        json: Box<serde_json::value::RawValue>,
+    },
+}
+
+/// `PROFILE` for the page's upload (`ProfileUpload`).
+pub const PROFILE_UPLOAD: Importer<ProfileUpload> = Importer {
+    id: "li.profile.upload",
+    read: |_, bytes, ()| {
+        let p = Profile::from_json(&text(bytes)?)?;
+        let json = serde_json::to_string(&p).unwrap_or_default();
+        if json.len() <= super::share_link::LINK_BYTES {
+            return Ok(ProfileUpload::Inline(p));
+        }
+        let json = serde_json::value::RawValue::from_string(json)
+            .map_err(|e| crate::errors::ReadError::Content(e.to_string()))?;
+        Ok(ProfileUpload::Named {
+            named: super::section::ProfileRef {
+                name: p.name.clone(),
+                ops: p.ops.len(),
+                hash: p.content_hash(),
+            },
+            steps: p.steps.len(),
+            batch: p.batch,
+            json,
+        })
+    },
+};
+
 /// A Chrome trace with the mapping's rules; the layer table sizes the
 /// transfers when the trace has none. The profile and the summary's lines.
 pub const TRACE: Importer<(Profile, Vec<String>), (Mapping, Option<Network>)> = Importer {

@@ -134,7 +134,11 @@ impl Model for Li {
 
 
     fn file_importers(&self) -> &'static [&'static dyn AnyImporter] {
-        &[&super::files::PROFILE, &super::files::TRACE]
+        &[
+            &super::files::PROFILE,
+            &super::files::PROFILE_UPLOAD,
+            &super::files::TRACE,
+        ]
     }
 
     fn id(&self) -> &'static str {

@@ -88,15 +88,18 @@ pub fn attach_message(r: &ProfileRef) -> String {
 
 /// What an upload is, next to the profile a link named.
 pub fn upload_note(r: Option<&ProfileRef>, p: &Profile) -> Option<String> {
+    upload_note_by_hash(r, &p.content_hash())
+}
+
+/// `upload_note` of a profile whose content hash is `hash`.
+pub fn upload_note_by_hash(r: Option<&ProfileRef>, hash: &str) -> Option<String> {
     let r = r?;
-    Some(if p.content_hash() == r.hash {
+    Some(if hash == r.hash {
         format!("the profile the link refers to (content hash {})", r.hash)
     } else {
         format!(
-            "not the profile the link refers to ('{}', content hash {}; this one is {}): the results will differ from the sender's",
-            r.name,
-            r.hash,
-            p.content_hash()
+            "not the profile the link refers to ('{}', content hash {}; this one is {hash}): the results will differ from the sender's",
+            r.name, r.hash
         )
     })
 }

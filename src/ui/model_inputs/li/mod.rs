@@ -12,9 +12,10 @@ use crate::ui::expect_state;
 use crate::ui::fields::{section_input, FieldErrors};
 use crate::ui::files::download_text;
 use crate::ui::uploads::{import_upload, ImportSlot};
-use crate::ui::state::AppState;
+use crate::ui::state::{next_task, AppState};
 use crate::models::li::generate::from_layers;
-use crate::models::li::share_link::{attach_message, storage_key, upload_note};
+use crate::models::li::files::ProfileUpload;
+use crate::models::li::share_link::{attach_message, storage_key, upload_note, upload_note_by_hash};
 use crate::models::li::parse_fit;
 use crate::models::li::profile::Profile;
 use crate::models::li::section::{
@@ -91,20 +92,39 @@ pub fn Panel() -> impl IntoView {
     let upload = move |ev: web_sys::Event| {
         spawn_local(async move {
             let slot = slot.get_value();
-            match import_upload(&ev, &crate::models::li::files::PROFILE, &(), &slot).await {
-                Some(Ok((name, p))) => {
+            match import_upload(&ev, &crate::models::li::files::PROFILE_UPLOAD, &(), &slot).await {
+                Some(Ok((name, up))) => {
                     problem.set(None);
                     let named = cfg
                         .with_untracked(|c| c.profile_ref.clone())
                         .filter(|r| kept(r).is_none());
-                    let vs_link = upload_note(named.as_ref(), &p)
-                        .map(|m| format!(": {m}"))
-                        .unwrap_or_default();
-                    note.set(Some(format!("{name}: {} ops read{vs_link}", p.ops.len())));
-                    state.section_edit(ID, |c: &mut LiSettings| {
-                        c.profile = Some(p);
-                        c.profile_ref = None;
-                    });
+                    let (ops, vs_link) = match &up {
+                        ProfileUpload::Inline(p) => (p.ops.len(), upload_note(named.as_ref(), p)),
+                        ProfileUpload::Named { named: r, .. } => {
+                            (r.ops, upload_note_by_hash(named.as_ref(), &r.hash))
+                        }
+                    };
+                    let vs_link = vs_link.map(|m| format!(": {m}")).unwrap_or_default();
+                    note.set(Some(format!("{name}: {ops} ops read{vs_link}")));
+                    match up {
+                        ProfileUpload::Inline(p) => state.section_edit(ID, |c: &mut LiSettings| {
+                            c.profile = Some(p);
+                            c.profile_ref = None;
+                        }),
+                        // Kept aside by the page, named in the section; the
+                        // answer's reading, the hand-over to the workers and
+                        // the edit each in a task of their own.
+                        ProfileUpload::Named { named: r, json, .. } => {
+                            next_task().await;
+                            state.keep_aside(&storage_key(&r.hash), json.get());
+                            drop(json);
+                            next_task().await;
+                            state.section_edit(ID, |c: &mut LiSettings| {
+                                c.profile = None;
+                                c.profile_ref = Some(r);
+                            });
+                        }
+                    }
                 }
                 Some(Err(e)) => problem.set(Some(e.to_string())),
                 None => {}
