@@ -155,6 +155,16 @@ const runs = browser ? browser.runs : 0;
   }
 }
 {
+  // Issue 33 item 10: to the frame that shows the worker's answer.
+  const what = 'keystroke → the frame that shows the new number (real keystrokes into the PS bandwidth, 200-layer table)';
+  const target = 'median < 16 ms, max < 33 ms';
+  const m = browserMeasure('edit', what, target);
+  for (const [view, xs] of Object.entries((m && m.keyToNumber) || {})) {
+    row(`${what}, ${view === 'zeng' ? "Zeng's tab" : view}; ${xs.length} keystrokes`, `median ${ms(median(xs))}, max ${ms(max(xs))}`, target,
+      verdict(median(xs) < 16 && max(xs) < 33));
+  }
+}
+{
   const what = `worker round trip, small evaluation (the example): post → done minus the models' own time, page idle; ${runs} requests`;
   const m = browserMeasure('roundtrip', what, 'median < 5 ms');
   if (m) row(what, `median ${ms(median(m.samples))}, max ${ms(max(m.samples))}`, 'median < 5 ms', verdict(median(m.samples) < 5));

@@ -24,7 +24,9 @@
 //   edit        a made-up 200-layer table: edits from the input event to (a) the
 //               headline number changing and (b) every on-screen chart redrawn
 //               (plotly_afterplot); off-screen charts redraw when scrolled into view;
-//               then real keystrokes: key → next painted frame (Event Timing)
+//               then real keystrokes: key → next painted frame (Event Timing),
+//               and key → the frame that shows the new number (the worker's
+//               answer drawn), on the overview and on Zeng's tab
 //   hostile     importing a 1,000-type catalog, and a 4,000-group cluster: the longest
 //               main-thread task after the first render (performance mark
 //               'ddnn-first-render'), from a Chromium trace (category toplevel); long
@@ -446,8 +448,59 @@ async function measureEdits(ctx, base) {
   // Keystrokes under 16 ms are not reported: count them at 16 ms.
   all.keystrokes = [...slow, ...Array(Math.max(0, keys - slow.length)).fill(16)];
   console.log(`200-layer table, typing into the PS bandwidth, ${keys} keystrokes: key → next painted frame (Event Timing) ${stats(all.keystrokes)}; ${slow.length} over 16 ms`);
+  // The same typing, to the frame that shows the new number (the worker's
+  // answer drawn), on the overview and on Zeng's tab.
+  all.keyToNumber = {};
+  for (const view of ['overview', 'zeng']) {
+    await page.locator(ID(`view-${view}`)).click();
+    await page.waitForTimeout(500);
+    await page.evaluate(watchKeyToNumber);
+    for (let i = 0; i < RUNS; i++) {
+      await field.click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(String(1 + (i % 9)));
+      await page.waitForTimeout(250);
+    }
+    await page.waitForTimeout(500);
+    const xs = await page.evaluate(() => window.__ddnnKeyToNumber);
+    if (xs.length < RUNS) throw new Error(`${view}: only ${xs.length} keystrokes of ${RUNS} edits showed a new number`);
+    all.keyToNumber[view] = xs;
+    console.log(`200-layer table, ${view}, typing into the PS bandwidth, ${xs.length} keystrokes that change the number: key → the frame that shows it ${stats(xs)}`);
+  }
   await page.close();
   return all;
+}
+
+// Runs inside the page: from each real keystroke (its event time) to the
+// frame that shows a new headline (a requestAnimationFrame after the text
+// changed, then a message: past that frame's paint), in
+// window.__ddnnKeyToNumber. A keystroke that changes nothing (End, a
+// Backspace leaving text that is not a number) is dropped at the next one.
+function watchKeyToNumber() {
+  window.__ddnnKeyToNumber = [];
+  let pending = null;
+  const headline = () => [...document.querySelectorAll('[data-testid="zeng-iteration-time"]')].find((e) => e.offsetParent)?.textContent;
+  // One listener: the previous view's goes.
+  if (window.__ddnnKeyListener) document.removeEventListener('keydown', window.__ddnnKeyListener, true);
+  window.__ddnnKeyListener = (ev) => {
+    if (!ev.isTrusted) return;
+    pending?.disconnect();
+    const t0 = ev.timeStamp;
+    const before = headline();
+    const obs = new MutationObserver(() => {
+      if (headline() === before) return;
+      obs.disconnect();
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => window.__ddnnKeyToNumber.push(performance.now() - t0);
+        ch.port2.postMessage(0);
+      });
+    });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+    pending = obs;
+  };
+  document.addEventListener('keydown', window.__ddnnKeyListener, true);
 }
 
 async function measureHostile(ctx, base, label, file, doc, ready) {
