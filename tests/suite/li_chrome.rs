@@ -10,7 +10,8 @@ use std::io::Write;
 
 use ddnn_planner::errors::ReadError;
 use ddnn_planner::models::li::chrome::{
-    import, read_bytes, read_bytes_within, read_owned, Imported, Mapping, Merged, Rule, Target,
+    import, import_file_within, read_bytes, read_bytes_within, read_owned, Imported, Mapping,
+    Merged, Rule, Target,
 };
 use ddnn_planner::models::li::profile::Resource;
 use ddnn_planner::workload::{Layer, Network};
@@ -735,4 +736,147 @@ fn the_import_worker_reads_what_it_is_sent() {
         "the rule changes the profile"
     );
     assert_eq!(again.map(|(p, _)| p), Ok(skipped.profile));
+}
+
+/// What `read_bytes_within` then `import` give, and what `import_file_within`
+/// (the file read as it streams, gzip inflated twice) gives, as comparable values.
+fn both_ways(
+    bytes: &[u8],
+    limit: u64,
+    mapping: &Mapping,
+    layers: Option<&Network>,
+) -> [Result<String, String>; 2] {
+    let shown = |r: Result<Imported, ddnn_planner::models::li::chrome::TraceError>| {
+        r.map(|i| format!("{:?}\n{:?}", i.profile, i.summary))
+            .map_err(|e| e.to_string())
+    };
+    let old = read_bytes_within(bytes, limit).and_then(|t| import("t.json", &t, mapping, layers));
+    let new = import_file_within("t.json", bytes.to_vec(), limit, mapping, layers);
+    [shown(old), shown(new)]
+}
+
+#[test]
+fn a_file_read_as_it_streams_says_what_its_text_says() {
+    let x = r#"{"ph": "X", "name": "send g", "ts": 0, "dur": 8, "args": {"size": 8}}"#;
+    let texts: Vec<String> = vec![
+        TF.into(),
+        TORCH.into(),
+        COMPUTE_ONLY.into(),
+        // Byte-order marks and Unicode whitespace around the document.
+        format!("\u{feff}\u{feff} \u{a0}\n{TF} \u{2028}\n"),
+        format!("\u{feff} \u{feff}{TF}"),
+        // Bare arrays, with and without their `]`, trailing commas.
+        format!("[{x}]"),
+        format!("[\n{x},\n"),
+        format!("[{x},,"),
+        format!("[{x}, ,\n"),
+        format!("[{x} \u{a0}"),
+        format!("[{x}"),
+        format!("[{x}, {{\"ph\": \"X\""),
+        "[".into(),
+        "[ , ".into(),
+        // Malformed, empty, not a document.
+        "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},\n{\"ph\": \"X\", \"name\": }\n]}".into(),
+        "".into(),
+        " \n ".into(),
+        "42".into(),
+        "{\"traceEvents\": null}".into(),
+        "{\"traceEvents\": [], \"traceEvents\": []}".into(),
+        format!("{{\"traceEvents\": [{x}]}} x"),
+        // Fields as writers differ on them; odd args skipped, not built.
+        r#"[{"ph": "X", "name": "na\u0041me", "ts": "0", "dur": 8, "pid": 1.5, "tid": true,
+            "args": {"name": [1, {"a": 2}], "bytes": "7", "size": 9, "tensor": "w\n"}},
+           {"ph": "X", "name": "recv", "ts": 10, "dur": 1, "args": [1, 2]},
+           {"ph": "X", "name": "send", "ts": 20, "dur": 1, "args": {"group_id": " 7 "}},
+           {"ph": "X", "name": "send", "ts": 30, "dur": 1, "args": {"group_id": 1.5, "Bytes": 3}}]"#.into(),
+        r#"[{"ph": "X", "ph": "X", "name": "a", "ts": 0, "dur": 1}]"#.into(),
+        r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1, "args": {"size": 1, "size": 2}}]"#.into(),
+        r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1, "args": "x"}]"#.into(),
+        r#"[{"ph": "Q"}, {"ph": "X", "name": "send b", "ts": 0}, {"ph": "X", "name": "a", "ts": 0, "dur": true}]"#.into(),
+        r#"[{"ph": "X", "name": "send b", "ts": 0}, {"ph": "X", "name": }]"#.into(),
+    ];
+    let net = Network::from_layers(
+        "tiny",
+        vec![
+            Layer::conv("conv1", 3, 3, 16, 32),
+            Layer::fc("fc1", 1024, 10),
+        ],
+    );
+    for text in &texts {
+        for mapping in [whole(), Mapping::default()] {
+            for layers in [None, Some(&net)] {
+                for bytes in [text.as_bytes().to_vec(), gzip(text)] {
+                    let [old, new] = both_ways(&bytes, 1 << 20, &mapping, layers);
+                    assert_eq!(new, old, "{text:?}");
+                }
+            }
+        }
+    }
+    // Bytes that are not text, a broken gzip, one past the limit.
+    let mut not_text = gzip("[{}]");
+    not_text.truncate(not_text.len() - 4);
+    let cases = [
+        vec![b'[', 0xff, 0xfe],
+        gz_bytes(&[b'[', b' ', 0xff, 0xfe]),
+        gz_bytes(&[b'[', 0xe2, 0x82]),
+        vec![0x1f, 0x8b, 0, 1, 2],
+        not_text,
+        gzip(&" ".repeat((1 << 20) + 1)),
+        gzip(&" ".repeat(1 << 20)),
+        vec![b' '; (1 << 20) + 1],
+    ];
+    for bytes in &cases {
+        let [old, new] = both_ways(bytes, 1 << 20, &whole(), None);
+        assert_eq!(new, old);
+    }
+}
+
+#[test]
+fn a_large_gzipped_file_streams_with_the_same_result() {
+    // Names of random hex digits compress to over a quarter of the text,
+    // so the file is read as its second inflation streams.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut hex = || {
+        let mut h = String::new();
+        for _ in 0..6 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            h.push_str(&format!("{x:016x}"));
+        }
+        h
+    };
+    let mut t = String::from("\u{feff} [\n");
+    for k in 0..2000 {
+        t.push_str(&format!(
+            "{{\"ph\": \"X\", \"name\": \"op_{}\", \"ts\": {}, \"dur\": 5, \"args\": {{\"tensor\": \"{}\"}}}},\n",
+            hex(),
+            10 * k,
+            hex()
+        ));
+        t.push_str(&format!(
+            "{{\"ph\": \"X\", \"name\": \"send {k}\", \"ts\": {}, \"dur\": 2}},\n",
+            10 * k + 6
+        ));
+    }
+    let last = r#"{"ph": "X", "name": "send z", "ts": 1, "dur": 1}"#;
+    for text in [
+        t.clone(),
+        format!("{t}{last}]\n"),
+        format!("{t}{{\"ph\": ]"),
+        format!("{{\"traceEvents\": {}{last}]}}", &t[3..]),
+    ] {
+        let gz = gzip(&text);
+        let limit = text.len() as u64;
+        assert!(gz.len() as u64 > limit / 4, "{} of {limit}", gz.len());
+        let [old, new] = both_ways(&gz, limit, &whole(), None);
+        assert_eq!(old.is_ok(), !text.ends_with(": ]"), "{old:?}");
+        assert_eq!(new, old);
+    }
+}
+
+fn gz_bytes(b: &[u8]) -> Vec<u8> {
+    let mut z = GzEncoder::new(Vec::new(), Compression::default());
+    z.write_all(b).expect("gzip in memory");
+    z.finish().expect("gzip in memory")
 }

@@ -11,20 +11,20 @@
 //! Units: the trace's µs are read as seconds (× 1e-6); bytes, bytes/s.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::io::Read;
 
 use flate2::read::GzDecoder;
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 pub use super::chrome_error::TraceError;
+pub use super::chrome_read::{MAX_HELD_BYTES, MAX_LANES};
 pub use super::chrome_steps::StepSource;
 
 use super::chrome_error::ms;
-use super::chrome_steps::{find, Clues, Marker, Steps};
+use super::chrome_read::{Class, FlowPoint, Rules, Slice, Source, Sym, Trace, NO};
+use super::chrome_steps::{find, Clues, Marker};
 use super::profile::BYTES_PER_VALUE;
-use super::profile::{Op, Profile, Resource, MAX_OPS};
+use super::profile::{Op, Profile, Resource, MAX_OPS, MAX_STEPS};
 use crate::errors::ReadError;
 use crate::workload::Network;
 
@@ -32,6 +32,9 @@ use crate::workload::Network;
 pub const MAX_TRACE_BYTES: u64 = 256 * 1024 * 1024;
 /// The most events a trace may hold.
 pub const MAX_EVENTS: usize = 2_000_000;
+/// The most amounts (profiled steps × ops) a profile made from a trace may
+/// hold.
+pub const MAX_AMOUNTS: usize = 4_000_000;
 
 /// Where an event goes: one of the model's resources, or nowhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -349,11 +352,52 @@ pub fn import(
     layers: Option<&Network>,
 ) -> Result<Imported, TraceError> {
     mapping.check()?;
-    let events = parse(text)?;
-    let mut summary = Summary {
+    import_source(name, &mut Source::Text(text), mapping, layers)
+}
+
+/// `import` of a trace file's bytes, plain or gzipped (at most
+/// `MAX_TRACE_BYTES` of text), with `read_bytes`'s errors: what
+/// `read_bytes` then `import` give, with the file's text held at most
+/// once (docs/li-traces.md, "Memory").
+pub fn import_file(
+    name: &str,
+    bytes: Vec<u8>,
+    mapping: &Mapping,
+    layers: Option<&Network>,
+) -> Result<Imported, TraceError> {
+    import_file_within(name, bytes, MAX_TRACE_BYTES, mapping, layers)
+}
+
+/// `import_file` with another size limit [B].
+pub fn import_file_within(
+    name: &str,
+    bytes: Vec<u8>,
+    limit: u64,
+    mapping: &Mapping,
+    layers: Option<&Network>,
+) -> Result<Imported, TraceError> {
+    let mut source = super::chrome_read::open(bytes, limit)?;
+    mapping.check()?;
+    import_source(name, &mut source, mapping, layers)
+}
+
+fn import_source(
+    name: &str,
+    source: &mut Source,
+    mapping: &Mapping,
+    layers: Option<&Network>,
+) -> Result<Imported, TraceError> {
+    let matcher = mapping.matcher();
+    let target = |n: &str, c: &str| matcher.target(n, c);
+    let rules = Rules {
+        marker: &mapping.step_marker,
+        target: &target,
+    };
+    let trace = source.read(&rules)?;
+    let summary = Summary {
         name: name.to_string(),
-        events: events.total,
-        ignored_phases: events.ignored,
+        events: trace.events,
+        ignored_phases: trace.ignored.clone(),
         lanes: Vec::new(),
         skipped_events: 0,
         step_marker: mapping.step_marker.clone(),
@@ -371,475 +415,13 @@ pub fn import(
         sizes_estimated: 0,
         missing_in_later_steps: 0,
         extra_in_later_steps: 0,
-        unmatched_end: 0,
-        unclosed_begin: 0,
+        unmatched_end: trace.unmatched_end,
+        unclosed_begin: trace.unclosed_begin,
         flows: 0,
         flows_used: 0,
         layer_table: None,
     };
-    let trace = read_events(events.kept, events.first_ts, &mut summary)?;
     build(name, trace, mapping, layers, summary)
-}
-
-// ---- Reading --------------------------------------------------------------
-
-/// One event, only the fields the import reads.
-#[derive(Deserialize)]
-struct RawEvent {
-    #[serde(default, deserialize_with = "text")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    cat: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    ph: Option<String>,
-    #[serde(default, deserialize_with = "micros")]
-    ts: Option<f64>,
-    #[serde(default, deserialize_with = "micros")]
-    dur: Option<f64>,
-    #[serde(default, deserialize_with = "text")]
-    pid: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    tid: Option<String>,
-    #[serde(default)]
-    args: Option<RawArgs>,
-    #[serde(default, deserialize_with = "text")]
-    id: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    bp: Option<String>,
-}
-
-#[derive(Default, Deserialize)]
-struct RawArgs {
-    #[serde(default)]
-    name: Option<serde_json::Value>,
-    #[serde(default)]
-    tensor: Option<serde_json::Value>,
-    #[serde(default)]
-    bytes: Option<serde_json::Value>,
-    #[serde(default)]
-    size: Option<serde_json::Value>,
-    #[serde(default)]
-    num_bytes: Option<serde_json::Value>,
-    #[serde(default, rename = "Bytes")]
-    bytes_title: Option<serde_json::Value>,
-    /// TensorFlow's profiler: the step an event belongs to, and the step
-    /// number its step's root event carries.
-    #[serde(default)]
-    group_id: Option<serde_json::Value>,
-    #[serde(default)]
-    step_num: Option<serde_json::Value>,
-}
-
-/// What an event's args give the import.
-#[derive(Clone, Default)]
-struct Info {
-    name: Option<String>,
-    tensor: Option<String>,
-    bytes: Option<f64>,
-    /// Its step id: `group_id`, else `step_num`.
-    step: Option<String>,
-    /// It carries `step_num`: its step's root, which spans the step.
-    step_root: bool,
-}
-
-impl Info {
-    fn from(a: Option<RawArgs>) -> Info {
-        let Some(a) = a else {
-            return Info::default();
-        };
-        let string = |v: &Option<serde_json::Value>| v.as_ref()?.as_str().map(str::to_owned);
-        let bytes = [&a.bytes, &a.size, &a.num_bytes, &a.bytes_title]
-            .into_iter()
-            .filter_map(|v| v.as_ref()?.as_f64())
-            .find(|b| b.is_finite() && *b >= 0.0);
-        // Written as a number or a string.
-        let id = |v: &Option<serde_json::Value>| match v.as_ref()? {
-            serde_json::Value::String(s) => Some(s.trim().to_string()),
-            serde_json::Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        };
-        let step_num = id(&a.step_num);
-        Info {
-            name: string(&a.name),
-            tensor: string(&a.tensor),
-            bytes,
-            step_root: step_num.is_some(),
-            step: id(&a.group_id).or(step_num),
-        }
-    }
-
-    /// `B`'s args, completed by its `E`'s (Chrome merges the two).
-    fn or(self, e: Info) -> Info {
-        Info {
-            name: self.name.or(e.name),
-            tensor: self.tensor.or(e.tensor),
-            bytes: self.bytes.or(e.bytes),
-            step_root: self.step_root || e.step_root,
-            step: self.step.or(e.step),
-        }
-    }
-}
-
-/// A JSON scalar of an event field: writers differ on whether pid, tid,
-/// id, ts and dur are numbers or strings.
-enum Scalar {
-    // Integers apart from floats, so a large id keeps every digit as text.
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-    Bool(bool),
-    Text(String),
-}
-
-/// A scalar, or `None` for null. `expected` names the field in errors.
-fn scalar<'de, D: Deserializer<'de>>(
-    d: D,
-    expected: &'static str,
-) -> Result<Option<Scalar>, D::Error> {
-    // A visitor, not `#[serde(untagged)]`: that would buffer every field of
-    // every event and lose the per-field "expected" in errors.
-    struct V(&'static str);
-    impl<'de> Visitor<'de> for V {
-        type Value = Option<Scalar>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str(self.0)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(self)
-        }
-        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::Bool(v)))
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::Int(v)))
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::UInt(v)))
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::Float(v)))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::Text(v.to_owned())))
-        }
-        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Some(Scalar::Text(v)))
-        }
-    }
-    d.deserialize_any(V(expected))
-}
-
-/// A number or a string, as text (pid, tid, id, names).
-fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(scalar(d, "a number or a string")?.map(|s| match s {
-        Scalar::Int(v) => v.to_string(),
-        Scalar::UInt(v) => v.to_string(),
-        Scalar::Float(v) => v.to_string(),
-        Scalar::Bool(v) => v.to_string(),
-        Scalar::Text(v) => v,
-    }))
-}
-
-/// A time [µs]: a number, or a string holding one.
-fn micros<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    const EXPECTED: &str = "a number of µs";
-    let Some(s) = scalar(d, EXPECTED)? else {
-        return Ok(None);
-    };
-    match s {
-        Scalar::Int(v) => Ok(Some(v as f64)),
-        Scalar::UInt(v) => Ok(Some(v as f64)),
-        Scalar::Float(v) => Ok(Some(v)),
-        Scalar::Bool(v) => Err(de::Error::invalid_type(de::Unexpected::Bool(v), &EXPECTED)),
-        Scalar::Text(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .map(Some)
-            .ok_or_else(|| de::Error::custom(format!("'{v}' is not a number of µs"))),
-    }
-}
-
-/// `traceEvents` as read: the events the import uses, each with its index
-/// in the file; the others (counter samples, memory snapshots…) only
-/// counted by phase as they stream past, so a trace that is mostly such
-/// samples costs no memory for them. Refused past `MAX_EVENTS` kept events
-/// (the file's size bounds the rest).
-#[derive(Default)]
-struct Events {
-    kept: Vec<(usize, RawEvent)>,
-    ignored: BTreeMap<String, usize>,
-    total: usize,
-    /// [µs] The earliest `ts` of an event other than metadata: where
-    /// Perfetto's and chrome://tracing's timelines start.
-    first_ts: Option<f64>,
-}
-
-/// Phases the import reads: complete, begin/end and flow events, metadata.
-fn used_phase(ph: &str) -> bool {
-    matches!(ph, "X" | "B" | "E" | "s" | "t" | "f" | "M")
-}
-
-impl<'de> Deserialize<'de> for Events {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Events;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of trace events")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Events, A::Error> {
-                let mut ev = Events::default();
-                while let Some(e) = seq.next_element::<RawEvent>()? {
-                    let ph = e.ph.as_deref().unwrap_or_default();
-                    if let Some(ts) = e.ts.filter(|t| t.is_finite() && ph != "M") {
-                        ev.first_ts = Some(ev.first_ts.map_or(ts, |f: f64| f.min(ts)));
-                    }
-                    if used_phase(ph) {
-                        if ev.kept.len() == MAX_EVENTS {
-                            return Err(de::Error::custom(format!(
-                                "more than {MAX_EVENTS} events the import reads (complete, begin, end, flow, metadata), the most a trace may have"
-                            )));
-                        }
-                        ev.kept.push((ev.total, e));
-                    } else {
-                        let key = if ph.is_empty() { "(none)" } else { ph };
-                        *ev.ignored.entry(key.to_string()).or_insert(0) += 1;
-                    }
-                    ev.total += 1;
-                }
-                Ok(ev)
-            }
-        }
-        d.deserialize_seq(V)
-    }
-}
-
-#[derive(Deserialize)]
-struct Document {
-    #[serde(rename = "traceEvents")]
-    trace_events: Option<Events>,
-}
-
-/// The events of `{"traceEvents": [...]}` or of a bare array (whose
-/// closing `]` the format lets a writer leave out).
-fn parse(text: &str) -> Result<Events, TraceError> {
-    let t = text.trim_start_matches('\u{feff}').trim();
-    let bad = |e: serde_json::Error| TraceError::Json(e.to_string());
-    if t.starts_with('[') {
-        let events: Events = if t.ends_with(']') {
-            serde_json::from_str(t).map_err(bad)?
-        } else {
-            let closed = format!("{}]", t.trim_end_matches(',').trim_end());
-            serde_json::from_str(&closed).map_err(bad)?
-        };
-        return Ok(events);
-    }
-    let doc: Document = serde_json::from_str(t).map_err(bad)?;
-    doc.trace_events.ok_or(TraceError::NoEvents)
-}
-
-/// A span of time on one lane: an `X` event or a `B`/`E` pair.
-struct Slice {
-    lane: usize,
-    /// Its place in the file, for ties.
-    order: usize,
-    name: String,
-    cat: String,
-    ts: f64,
-    end: f64,
-    info: Info,
-}
-
-struct FlowPoint {
-    key: (String, String),
-    /// `s`, `t` or `f`.
-    ph: u8,
-    lane: usize,
-    ts: f64,
-    order: usize,
-    /// Binds to the slice around it, not the next one.
-    enclosing: bool,
-}
-
-struct Lane {
-    pid: String,
-    tid: String,
-    slices: usize,
-}
-
-struct Trace {
-    /// [µs] Its first timestamp (0 if it has none).
-    origin: f64,
-    lanes: Vec<Lane>,
-    /// Per lane: its name, and why it is skipped, if it is.
-    names: Vec<String>,
-    skipped: Vec<Option<String>>,
-    slices: Vec<Slice>,
-    flows: Vec<FlowPoint>,
-}
-
-/// A `B` or `E` before matching.
-struct Edge {
-    ts: f64,
-    order: usize,
-    begin: bool,
-    name: String,
-    cat: String,
-    info: Info,
-}
-
-fn read_events(
-    events: Vec<(usize, RawEvent)>,
-    first_ts: Option<f64>,
-    summary: &mut Summary,
-) -> Result<Trace, TraceError> {
-    let mut lane_ix: HashMap<(String, String), usize> = HashMap::new();
-    let mut lanes: Vec<Lane> = Vec::new();
-    let mut edges: Vec<Vec<Edge>> = Vec::new();
-    let mut slices = Vec::new();
-    let mut flows = Vec::new();
-    let mut process_names: HashMap<String, String> = HashMap::new();
-    let mut thread_names: HashMap<(String, String), String> = HashMap::new();
-    for (i, e) in events {
-        let ph = e.ph.unwrap_or_default();
-        let name = e.name.unwrap_or_default();
-        let pid = e.pid.unwrap_or_default();
-        let tid = e.tid.unwrap_or_default();
-        let what = || format!("traceEvents[{i}] '{name}' (ph {ph})");
-        match ph.as_str() {
-            "X" | "B" | "E" | "s" | "t" | "f" => {}
-            "M" => {
-                let label = Info::from(e.args).name.unwrap_or_default();
-                match name.as_str() {
-                    "process_name" => {
-                        process_names.insert(pid, label);
-                    }
-                    "thread_name" => {
-                        thread_names.insert((pid, tid), label);
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            // `parse` kept no other phase.
-            _ => continue,
-        }
-        let start = match e.ts {
-            Some(t) if t.is_finite() => t,
-            _ => return Err(TraceError::NoTs { event: what() }),
-        };
-        let key = (pid, tid);
-        let lane = match lane_ix.get(&key) {
-            Some(&l) => l,
-            None => {
-                lane_ix.insert(key.clone(), lanes.len());
-                lanes.push(Lane {
-                    pid: key.0,
-                    tid: key.1,
-                    slices: 0,
-                });
-                edges.push(Vec::new());
-                lanes.len() - 1
-            }
-        };
-        let cat = e.cat.unwrap_or_default();
-        match ph.as_str() {
-            "X" => {
-                let dur = match e.dur {
-                    Some(d) if d.is_finite() && d >= 0.0 => d,
-                    Some(dur) => return Err(TraceError::NegativeDur { event: what(), dur }),
-                    None => return Err(TraceError::NoDur { event: what() }),
-                };
-                lanes[lane].slices += 1;
-                slices.push(Slice {
-                    lane,
-                    order: i,
-                    name,
-                    cat,
-                    ts: start,
-                    end: start + dur,
-                    info: Info::from(e.args),
-                });
-            }
-            "B" | "E" => edges[lane].push(Edge {
-                ts: start,
-                order: i,
-                begin: ph == "B",
-                name,
-                cat,
-                info: Info::from(e.args),
-            }),
-            _ => flows.push(FlowPoint {
-                key: (cat, e.id.unwrap_or_default()),
-                ph: ph.as_bytes().first().copied().unwrap_or(b's'),
-                lane,
-                ts: start,
-                order: i,
-                enclosing: ph != "f" || e.bp.as_deref() == Some("e"),
-            }),
-        }
-    }
-    // B/E pairs nest per lane, in time order.
-    for (lane, mut es) in edges.into_iter().enumerate() {
-        es.sort_by(|a, b| a.ts.total_cmp(&b.ts).then(a.order.cmp(&b.order)));
-        let mut open: Vec<Edge> = Vec::new();
-        for e in es {
-            if e.begin {
-                open.push(e);
-                continue;
-            }
-            let Some(b) = open.pop() else {
-                summary.unmatched_end += 1;
-                continue;
-            };
-            lanes[lane].slices += 1;
-            slices.push(Slice {
-                lane,
-                order: b.order,
-                name: b.name,
-                cat: b.cat,
-                ts: b.ts,
-                end: e.ts,
-                info: b.info.or(e.info),
-            });
-        }
-        summary.unclosed_begin += open.len();
-    }
-    let mut names = Vec::new();
-    let mut skipped = Vec::new();
-    for l in &lanes {
-        let p = process_names.get(&l.pid);
-        let t = thread_names.get(&(l.pid.clone(), l.tid.clone()));
-        let name = match (p, t) {
-            (Some(p), Some(t)) => format!("{p} / {t}"),
-            (Some(x), None) | (None, Some(x)) => x.clone(),
-            (None, None) => String::new(),
-        };
-        let duplicate = [p, t]
-            .into_iter()
-            .flatten()
-            .any(|n| n.to_lowercase().contains("stream:all"));
-        skipped.push(
-            duplicate.then(|| "TensorFlow's copy of its per-stream lanes (stream:all)".to_string()),
-        );
-        names.push(name);
-    }
-    Ok(Trace {
-        origin: first_ts.unwrap_or(0.0),
-        lanes,
-        names,
-        skipped,
-        slices,
-        flows,
-    })
 }
 
 // ---- Building the profile -------------------------------------------------
@@ -847,15 +429,17 @@ fn read_events(
 /// One op of a step: events of one resource merged while they overlap.
 struct StepOp {
     resource: Resource,
-    name: String,
-    tensor: Option<String>,
-    lane: usize,
-    order: usize,
+    name: Sym,
+    /// `args.tensor`, else `args.name` of its first event.
+    label: Sym,
+    lane: u32,
+    order: u32,
     start: f64,
     end: f64,
     /// The sum of the events' sizes, if every event has one.
     bytes: Option<f64>,
-    members: Vec<usize>,
+    /// Its events: positions in its step's group list.
+    members: std::ops::Range<usize>,
 }
 
 fn rank(r: Resource) -> usize {
@@ -874,15 +458,20 @@ const RESOURCES: [Resource; 4] = [
     Resource::Ps,
 ];
 
-/// The mapped slices of each step left after the warm-up, per resource
-/// (in `RESOURCES` order); the lanes, markers and steps counted in
+/// A mapped slice in its step: (step after the warm-up, resource rank,
+/// slice).
+type Grouped = (u32, u8, u32);
+
+/// The mapped slices of the steps left after the warm-up, sorted by step,
+/// resource (in `RESOURCES` order), then start, lane and file order; and
+/// how many steps are left. The lanes, markers and steps are counted in
 /// `summary`.
 fn step_groups(
     name: &str,
     trace: &Trace,
     mapping: &Mapping,
     summary: &mut Summary,
-) -> Result<Vec<Vec<Vec<usize>>>, TraceError> {
+) -> Result<(Vec<Grouped>, usize), TraceError> {
     let Trace {
         origin,
         lanes,
@@ -891,50 +480,61 @@ fn step_groups(
         slices,
         ..
     } = trace;
-    // Each slice: a step marker (by name, or TensorFlow's step root), or a
-    // target.
-    let marker = &mapping.step_marker;
-    let matcher = mapping.matcher();
     let mut lane_targets: Vec<Vec<Target>> = vec![Vec::new(); lanes.len()];
     let mut markers: Vec<Marker> = Vec::new();
+    // Each step id once, spanning its slices.
+    let mut id_at: HashMap<Sym, usize> = HashMap::new();
     let mut ids: Vec<(&str, f64, f64)> = Vec::new();
-    let mut mapped: Vec<(usize, Resource)> = Vec::new();
+    let mut mapped: Vec<(u32, Resource)> = Vec::new();
     let mut last_end = *origin;
     for (s, sl) in slices.iter().enumerate() {
-        if skipped[sl.lane].is_some() {
+        let lane = sl.lane as usize;
+        if skipped[lane].is_some() {
             continue;
         }
         last_end = last_end.max(sl.end);
-        if let Some(id) = &sl.info.step {
-            ids.push((id, sl.ts, sl.end));
-        }
-        let target = if !marker.is_empty() && sl.name.starts_with(marker.as_str()) {
-            markers.push(Marker {
-                start: sl.ts,
-                end: sl.end,
-                lane: sl.lane,
-            });
-            Target::Skip
-        } else if sl.info.step_root {
-            Target::Skip
-        } else {
-            let t = matcher.target(&sl.name, &sl.cat);
-            match t.resource() {
-                Some(r) => mapped.push((s, r)),
-                None => summary.skipped_events += 1,
+        if sl.step != NO {
+            match id_at.get(&sl.step) {
+                Some(&k) => {
+                    let i = &mut ids[k];
+                    i.1 = i.1.min(sl.ts);
+                    i.2 = i.2.max(sl.end);
+                }
+                None => {
+                    id_at.insert(sl.step, ids.len());
+                    ids.push((trace.str(sl.step), sl.ts, sl.end));
+                }
             }
-            t
+        }
+        let target = match sl.class {
+            Class::Marker => {
+                markers.push(Marker {
+                    start: sl.ts,
+                    end: sl.end,
+                    lane,
+                });
+                Target::Skip
+            }
+            Class::Root => Target::Skip,
+            Class::To(t) => {
+                match t.resource() {
+                    Some(r) => mapped.push((s as u32, r)),
+                    None => summary.skipped_events += 1,
+                }
+                t
+            }
         };
-        if !lane_targets[sl.lane].contains(&target) {
-            lane_targets[sl.lane].push(target);
+        if !lane_targets[lane].contains(&target) {
+            lane_targets[lane].push(target);
         }
     }
+    drop(id_at);
     for (i, l) in lanes.iter().enumerate().filter(|(_, l)| l.slices > 0) {
         let mut targets = std::mem::take(&mut lane_targets[i]);
         targets.sort_by_key(|t| *t as usize);
         summary.lanes.push(LaneSummary {
-            pid: l.pid.clone(),
-            tid: l.tid.clone(),
+            pid: trace.str(l.pid).to_string(),
+            tid: trace.str(l.tid).to_string(),
             name: names[i].clone(),
             events: l.slices,
             targets,
@@ -956,7 +556,8 @@ fn step_groups(
     summary.steps = steps.found();
     summary.markers_elsewhere = steps.markers_elsewhere;
     if let StepSource::Given { start_s, end_s } = steps.source {
-        let starts_in = |sl: &Slice| skipped[sl.lane].is_none() && steps.of(sl.ts, None).is_some();
+        let starts_in =
+            |sl: &Slice| skipped[sl.lane as usize].is_none() && steps.of(sl.ts, None).is_some();
         if !slices.iter().any(starts_in) {
             return Err(TraceError::EmptyStep {
                 name: name.to_string(),
@@ -966,28 +567,65 @@ fn step_groups(
             });
         }
     }
-    Ok(assign(&steps, slices, &mapped, summary))
-}
-
-/// `mapped` slices into their steps, the warm-up's dropped and counted.
-fn assign(
-    steps: &Steps,
-    slices: &[Slice],
-    mapped: &[(usize, Resource)],
-    summary: &mut Summary,
-) -> Vec<Vec<Vec<usize>>> {
-    let mut per_step: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new(); 4]; steps.len()];
-    for &(s, r) in mapped {
-        let sl = &slices[s];
-        match steps.of(sl.ts, sl.info.step.as_deref()) {
+    // Into their steps, the warm-up's dropped and counted.
+    let mut groups: Vec<Grouped> = Vec::new();
+    for (s, r) in mapped {
+        let sl = &slices[s as usize];
+        let id = (sl.step != NO).then(|| trace.str(sl.step));
+        match steps.of(sl.ts, id) {
             Some(k) if k < steps.warmup => summary.warmup_events += 1,
-            Some(k) => per_step[k][rank(r)].push(s),
+            Some(k) => groups.push(((k - steps.warmup) as u32, rank(r) as u8, s)),
             None => summary.outside_steps += 1,
         }
     }
     summary.warmup_steps = steps.warmup;
-    per_step.drain(..steps.warmup);
-    per_step
+    groups.sort_by(|a, b| {
+        let (x, y) = (&slices[a.2 as usize], &slices[b.2 as usize]);
+        a.0.cmp(&b.0)
+            .then(a.1.cmp(&b.1))
+            .then(x.ts.total_cmp(&y.ts))
+            .then(x.lane.cmp(&y.lane))
+            .then(x.order.cmp(&y.order))
+    });
+    Ok((groups, steps.len() - steps.warmup))
+}
+
+/// The ops of one step's group list, each as it is completed: one
+/// resource's slices merged while they overlap. `folded` counts the
+/// events folded into an op per resource.
+fn merge(slices: &[Slice], run: &[Grouped], folded: &mut [usize; 4], mut op: impl FnMut(StepOp)) {
+    let mut cur: Option<StepOp> = None;
+    for (p, &(_, ri, s)) in run.iter().enumerate() {
+        let sl = &slices[s as usize];
+        let resource = RESOURCES[ri as usize];
+        if let Some(c) = cur
+            .as_mut()
+            .filter(|c| c.resource == resource && sl.ts < c.end)
+        {
+            c.end = c.end.max(sl.end);
+            c.bytes = c.bytes.zip(sl.bytes).map(|(a, b)| a + b);
+            c.members.end = p + 1;
+            folded[ri as usize] += 1;
+            continue;
+        }
+        if let Some(c) = cur.take() {
+            op(c);
+        }
+        cur = Some(StepOp {
+            resource,
+            name: sl.name,
+            label: sl.label,
+            lane: sl.lane,
+            order: sl.order,
+            start: sl.ts,
+            end: sl.end,
+            bytes: sl.bytes,
+            members: p..p + 1,
+        });
+    }
+    if let Some(c) = cur {
+        op(c);
+    }
 }
 
 fn build(
@@ -997,74 +635,12 @@ fn build(
     layers: Option<&Network>,
     mut summary: Summary,
 ) -> Result<Imported, TraceError> {
-    let per_step = step_groups(name, &trace, mapping, &mut summary)?;
-    let Trace { slices, flows, lanes, .. } = trace;
-
-    // Merge per step and resource; order ops by start, resource, lane.
-    let mut folded = [0usize; 4];
-    let mut steps: Vec<Vec<StepOp>> = Vec::new();
-    for groups in per_step {
-        let mut ops: Vec<StepOp> = Vec::new();
-        for (ri, mut group) in groups.into_iter().enumerate() {
-            crate::order::sort_positions(&mut group, &|a, b| {
-                let (a, b) = (&slices[a], &slices[b]);
-                a.ts.total_cmp(&b.ts)
-                    .then(a.lane.cmp(&b.lane))
-                    .then(a.order.cmp(&b.order))
-            });
-            let resource = RESOURCES[ri];
-            let mut merged: Vec<StepOp> = Vec::new();
-            for s in group {
-                let sl = &slices[s];
-                if let Some(cur) = merged.last_mut().filter(|cur| sl.ts < cur.end) {
-                    cur.end = cur.end.max(sl.end);
-                    cur.bytes = cur.bytes.zip(sl.info.bytes).map(|(a, b)| a + b);
-                    cur.members.push(s);
-                    folded[ri] += 1;
-                    continue;
-                }
-                // Transfers and PS updates name their variable.
-                let tensor = (resource != Resource::Worker).then(|| {
-                    sl.info
-                        .tensor
-                        .clone()
-                        .or_else(|| sl.info.name.clone())
-                        .unwrap_or_else(|| sl.name.clone())
-                });
-                merged.push(StepOp {
-                    resource,
-                    name: sl.name.clone(),
-                    tensor,
-                    lane: sl.lane,
-                    order: sl.order,
-                    start: sl.ts,
-                    end: sl.end,
-                    bytes: sl.info.bytes,
-                    members: vec![s],
-                });
-            }
-            ops.append(&mut merged);
-        }
-        if ops.is_empty() {
-            summary.empty_steps += 1;
-            continue;
-        }
-        crate::order::sort_by(&mut ops, |a, b| {
-            a.start
-                .total_cmp(&b.start)
-                .then(rank(a.resource).cmp(&rank(b.resource)))
-                .then(a.lane.cmp(&b.lane))
-                .then(a.order.cmp(&b.order))
-        });
-        steps.push(ops);
-    }
-    summary.merged = RESOURCES
-        .iter()
-        .zip(folded)
-        .filter(|(_, n)| *n > 0)
-        .map(|(&resource, folded)| Merged { resource, folded })
-        .collect();
-    let Some(first) = steps.first() else {
+    let (groups, held) = step_groups(name, &trace, mapping, &mut summary)?;
+    let slices = &trace.slices;
+    // The steps with ops, each a run of `groups`; the first gives the graph.
+    let runs: Vec<&[Grouped]> = groups.chunk_by(|a, b| a.0 == b.0).collect();
+    summary.empty_steps = held - runs.len();
+    let Some(&first_run) = runs.first() else {
         return Err(TraceError::NothingMapped {
             name: name.to_string(),
             within: match summary.step_source {
@@ -1077,6 +653,56 @@ fn build(
             outside: summary.outside_steps,
         });
     };
+    // The profile's size, known before its ops and amounts are made.
+    let mut folded = [0usize; 4];
+    let mut first_ops = 0usize;
+    merge(slices, first_run, &mut [0; 4], |_| first_ops += 1);
+    let has_link = first_run.iter().any(|g| RESOURCES[g.1 as usize].is_link());
+    let net = layers.filter(|n| n.layers.iter().any(|l| l.weights() > 0));
+    let added = match (has_link, net) {
+        (true, _) => 0,
+        (false, Some(net)) => 3 * net.layers.iter().filter(|l| l.weights() > 0).count(),
+        (false, None) => {
+            return Err(TraceError::NoTransfers {
+                name: name.to_string(),
+            })
+        }
+    };
+    let ops_n = first_ops + added;
+    if ops_n > MAX_OPS {
+        return Err(TraceError::TooManyOps {
+            name: name.to_string(),
+            ops: ops_n,
+        });
+    }
+    // `Profile::validate`'s first problem for this profile.
+    if runs.len() > MAX_STEPS {
+        return Err(TraceError::Invalid {
+            name: name.to_string(),
+            problem: format!(
+                "{} profiled steps is more than the {MAX_STEPS} accepted",
+                runs.len()
+            ),
+        });
+    }
+    if runs.len().saturating_mul(ops_n) > MAX_AMOUNTS {
+        return Err(TraceError::TooManyAmounts {
+            name: name.to_string(),
+            steps: runs.len(),
+            ops: ops_n,
+        });
+    }
+
+    // The first step's ops, ordered by start, resource, lane.
+    let mut first: Vec<StepOp> = Vec::with_capacity(first_ops);
+    merge(slices, first_run, &mut folded, |o| first.push(o));
+    first.sort_by(|a, b| {
+        a.start
+            .total_cmp(&b.start)
+            .then(rank(a.resource).cmp(&rank(b.resource)))
+            .then(a.lane.cmp(&b.lane))
+            .then(a.order.cmp(&b.order))
+    });
     // Amounts: seconds, or bytes (given, else duration × the link speed).
     let mut estimated = 0usize;
     let mut amount = |o: &StepOp| -> f64 {
@@ -1089,62 +715,72 @@ fn build(
             seconds * mapping.assumed_bytes_per_s
         })
     };
-    let key = |o: &StepOp, seen: &mut HashMap<(Resource, String), usize>| {
-        let n = seen.entry((o.resource, o.name.clone())).or_insert(0);
+    // An op of a later step is the first step's op with the same
+    // resource, name and occurrence of that name on that resource.
+    let mut keys: HashMap<(Resource, Sym, usize), usize> = HashMap::new();
+    let mut seen: HashMap<(Resource, Sym), usize> = HashMap::new();
+    for (i, o) in first.iter().enumerate() {
+        let n = seen.entry((o.resource, o.name)).or_insert(0);
+        keys.insert((o.resource, o.name, *n), i);
         *n += 1;
-        (o.resource, o.name.clone(), *n - 1)
-    };
-    let mut seen = HashMap::new();
-    let keys: Vec<(Resource, String, usize)> = first.iter().map(|o| key(o, &mut seen)).collect();
-    let mut rows: Vec<Vec<f64>> = vec![first.iter().map(&mut amount).collect()];
-    for later in &steps[1..] {
-        let mut seen = HashMap::new();
-        let mut found: HashMap<(Resource, String, usize), f64> = HashMap::new();
-        for o in later {
-            let k = key(o, &mut seen);
-            let a = amount(o);
-            found.insert(k, a);
-        }
-        let row: Vec<f64> = keys
-            .iter()
-            .zip(&rows[0])
-            .map(|(k, &a0)| match found.remove(k) {
-                Some(a) => a,
-                None => {
-                    summary.missing_in_later_steps += 1;
-                    a0
-                }
-            })
-            .collect();
-        summary.extra_in_later_steps += found.len();
-        rows.push(row);
     }
+    let row0: Vec<f64> = first.iter().map(&mut amount).collect();
+    let mut rows: Vec<Vec<f64>> = Vec::with_capacity(runs.len());
+    for run in &runs[1..] {
+        // Ops of one resource come in the order `first` has them.
+        seen.values_mut().for_each(|n| *n = 0);
+        let mut row: Vec<Option<f64>> = vec![None; first.len()];
+        merge(slices, run, &mut folded, |o| {
+            let a = amount(&o);
+            let at = seen.get_mut(&(o.resource, o.name)).and_then(|n| {
+                *n += 1;
+                keys.get(&(o.resource, o.name, *n - 1))
+            });
+            match at {
+                Some(&i) => row[i] = Some(a),
+                None => summary.extra_in_later_steps += 1,
+            }
+        });
+        rows.push(
+            row.into_iter()
+                .zip(&row0)
+                .map(|(a, &a0)| {
+                    a.unwrap_or_else(|| {
+                        summary.missing_in_later_steps += 1;
+                        a0
+                    })
+                })
+                .collect(),
+        );
+    }
+    rows.insert(0, row0);
     summary.sizes_estimated = estimated;
-    let deps = dependencies(first, &slices, &flows, lanes.len(), &mut summary);
+    summary.merged = RESOURCES
+        .iter()
+        .zip(folded)
+        .filter(|(_, n)| *n > 0)
+        .map(|(&resource, folded)| Merged { resource, folded })
+        .collect();
+    let deps = dependencies(&first, first_run, &trace, &mut summary);
     let mut ops: Vec<Op> = first
         .iter()
         .zip(deps)
         .map(|(o, deps)| Op {
-            name: o.name.clone(),
+            name: trace.str(o.name).to_string(),
             resource: o.resource,
             deps,
-            tensor: o.tensor.clone(),
+            // Transfers and PS updates name their variable.
+            tensor: (o.resource != Resource::Worker).then(|| {
+                let t = if o.label != NO { o.label } else { o.name };
+                trace.str(t).to_string()
+            }),
         })
         .collect();
-    if !ops.iter().any(|o| o.resource.is_link()) {
-        let net = layers.filter(|n| n.layers.iter().any(|l| l.weights() > 0));
-        let Some(net) = net else {
-            return Err(TraceError::NoTransfers {
-                name: name.to_string(),
-            });
-        };
+    drop(first);
+    drop(groups);
+    drop(trace);
+    if let (false, Some(net)) = (has_link, net) {
         (ops, rows) = add_layer_transfers(ops, rows, net, mapping, &mut summary);
-    }
-    if ops.len() > MAX_OPS {
-        return Err(TraceError::TooManyOps {
-            name: name.to_string(),
-            ops: ops.len(),
-        });
     }
     summary.ops = ops.len();
     summary.profiled_steps = rows.len();
@@ -1169,11 +805,11 @@ fn build(
 /// earlier op: no cycles.
 fn dependencies(
     ops: &[StepOp],
-    slices: &[Slice],
-    flows: &[FlowPoint],
-    lanes: usize,
+    run: &[Grouped],
+    trace: &Trace,
     summary: &mut Summary,
 ) -> Vec<Vec<u32>> {
+    let slices = &trace.slices;
     let mut deps: Vec<Vec<u32>> = vec![Vec::new(); ops.len()];
     // Ops of one resource are disjoint and in order, so their ends rise.
     let mut done: [Vec<(f64, usize)>; 4] = Default::default();
@@ -1194,16 +830,17 @@ fn dependencies(
         done[r].push((o.end, i));
     }
     // Flows bind to the first step's slices, per lane, by start.
-    let mut by_lane: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); lanes];
+    let mut by_lane: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); trace.lanes.len()];
     for (i, o) in ops.iter().enumerate() {
-        for &s in &o.members {
-            by_lane[slices[s].lane].push((slices[s].ts, slices[s].end, i));
+        for g in &run[o.members.clone()] {
+            let sl = &slices[g.2 as usize];
+            by_lane[sl.lane as usize].push((sl.ts, sl.end, i));
         }
     }
     let reach: Vec<Vec<f64>> = by_lane
         .iter_mut()
         .map(|v| {
-            crate::order::sort_by(v, |a, b| a.0.total_cmp(&b.0));
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
             let mut most = f64::NEG_INFINITY;
             v.iter()
                 .map(|x| {
@@ -1214,13 +851,14 @@ fn dependencies(
         })
         .collect();
     let bind = |p: &FlowPoint| -> Option<usize> {
-        let v = &by_lane[p.lane];
+        let lane = p.lane as usize;
+        let v = &by_lane[lane];
         if p.enclosing {
             // The innermost slice around ts: the latest-starting one.
             let k = v.partition_point(|x| x.0 <= p.ts);
             (0..k)
                 .rev()
-                .take_while(|&j| reach[p.lane][j] >= p.ts)
+                .take_while(|&j| reach[lane][j] >= p.ts)
                 .find(|&j| v[j].1 >= p.ts)
                 .map(|j| v[j].2)
         } else {
@@ -1228,13 +866,13 @@ fn dependencies(
             v.get(k).map(|x| x.2)
         }
     };
-    let mut order: Vec<&FlowPoint> = flows.iter().collect();
+    let mut order: Vec<&FlowPoint> = trace.flows.iter().collect();
     order.sort_by(|a, b| a.ts.total_cmp(&b.ts).then(a.order.cmp(&b.order)));
-    let mut open: HashMap<&(String, String), Option<usize>> = HashMap::new();
+    let mut open: HashMap<(Sym, Sym), Option<usize>> = HashMap::new();
     for p in order {
         let here = bind(p);
         if p.ph == b's' {
-            open.insert(&p.key, here);
+            open.insert(p.key, here);
             continue;
         }
         let Some(from) = open.get(&p.key).copied() else {
@@ -1250,7 +888,7 @@ fn dependencies(
         if p.ph == b'f' {
             open.remove(&p.key);
         } else {
-            open.insert(&p.key, here);
+            open.insert(p.key, here);
         }
     }
     for d in &mut deps {

@@ -1,6 +1,7 @@
 //! Why a Chrome trace did not become a profile (`chrome::import`), in the
 //! words the page and the CLI show.
 
+use super::chrome::MAX_AMOUNTS;
 use super::profile::MAX_OPS;
 use crate::errors::ReadError;
 
@@ -39,6 +40,17 @@ pub enum TraceError {
     Json(String),
     #[error("not a Chrome trace: it has no \"traceEvents\" array")]
     NoEvents,
+    #[error(
+        "the trace has more than {limit} lanes (pid, tid pairs with events or names), the most a \
+         trace may have"
+    )]
+    TooManyLanes { limit: usize },
+    #[error(
+        "the events the import reads take more than {} to hold ({events} events kept so far, \
+         with their distinct names), the most a trace may take",
+        size_text(*.limit)
+    )]
+    HoldsTooMuch { limit: u64, events: usize },
 
     // ---- Its events ----
     /// `event`: "traceEvents[i] 'name' (ph X)".
@@ -111,6 +123,16 @@ pub enum TraceError {
          rules that skip events"
     )]
     TooManyOps { name: String, ops: usize },
+    #[error(
+        "'{name}' gives {steps} profiled steps of {ops} amounts, {} amounts in all, more than \
+         the {MAX_AMOUNTS} accepted: trace fewer steps, or add rules that skip events",
+        *.steps * *.ops
+    )]
+    TooManyAmounts {
+        name: String,
+        steps: usize,
+        ops: usize,
+    },
     #[error("the profile made from '{name}' is not valid: {problem}")]
     Invalid { name: String, problem: String },
 }

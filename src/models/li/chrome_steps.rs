@@ -45,18 +45,18 @@ pub(super) struct Clues<'a> {
 }
 
 /// A trace's steps, warm-up included, in time order.
-pub(super) struct Steps {
+pub(super) struct Steps<'a> {
     pub source: StepSource,
     /// [µs] Each step's start and end.
     spans: Vec<(f64, f64)>,
-    by_id: HashMap<String, usize>,
+    by_id: HashMap<&'a str, usize>,
     /// The first this many steps are warm-up.
     pub warmup: usize,
     /// Markers on other lanes than the one used.
     pub markers_elsewhere: usize,
 }
 
-impl Steps {
+impl Steps<'_> {
     /// Steps found, warm-up included (0 for the whole trace).
     pub fn found(&self) -> usize {
         match self.source {
@@ -83,7 +83,7 @@ impl Steps {
 }
 
 /// The steps of a trace with these clues, read as `mapping` asks.
-pub(super) fn find(mapping: &Mapping, clues: Clues) -> Result<Steps, TraceError> {
+pub(super) fn find<'a>(mapping: &Mapping, clues: Clues<'a>) -> Result<Steps<'a>, TraceError> {
     let Clues {
         name,
         mut markers,
@@ -139,7 +139,7 @@ pub(super) fn find(mapping: &Mapping, clues: Clues) -> Result<Steps, TraceError>
         steps.by_id = spans
             .iter()
             .enumerate()
-            .map(|(k, s)| (s.0.to_string(), k))
+            .map(|(k, s)| (s.0, k))
             .collect();
         steps.spans = spans.iter().map(|s| (s.1, s.2)).collect();
     } else if mapping.step_marker.is_empty() {

@@ -4,7 +4,7 @@
 //! same file again. `ddnn-planner eval --import li.trace=FILE` reads a
 //! trace the same way (`TRACE_IMPORT`).
 
-use super::chrome::{import, read_owned, Mapping, MAX_TRACE_BYTES};
+use super::chrome::{import_file, Mapping, MAX_TRACE_BYTES};
 use super::profile::Profile;
 use super::section;
 use crate::models::ByteImport;
@@ -65,12 +65,12 @@ pub const PROFILE_UPLOAD: Importer<ProfileUpload> = Importer {
 
 /// A Chrome trace with the mapping's rules; the layer table sizes the
 /// transfers when the trace has none. The profile and the summary's lines.
+/// The file's text is held once at most: docs/li-traces.md, "Memory".
 pub const TRACE: Importer<(Profile, Vec<String>), (Mapping, Option<Network>)> = Importer {
     id: "li.trace",
     read: |name, bytes, (mapping, layers)| {
-        let text = read_owned(bytes)?;
         let layers = layers.as_ref().filter(|n| !n.layers.is_empty());
-        let imported = import(name, &text, &mapping, layers)?;
+        let imported = import_file(name, bytes, &mapping, layers)?;
         Ok((imported.profile, imported.summary.lines()))
     },
 };

@@ -17,6 +17,7 @@
 
 pub mod chrome;
 mod chrome_error;
+mod chrome_read;
 mod chrome_steps;
 mod due;
 pub mod eval;
