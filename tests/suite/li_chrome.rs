@@ -880,3 +880,76 @@ fn gz_bytes(b: &[u8]) -> Vec<u8> {
     z.write_all(b).expect("gzip in memory");
     z.finish().expect("gzip in memory")
 }
+
+#[test]
+fn what_a_trace_would_make_is_bounded_before_it_is_made() {
+    let x = |name: &str, ts: f64, tid: usize| {
+        format!(
+            r#"{{"ph": "X", "name": "{name}", "ts": {ts}, "dur": 0.01, "pid": 1, "tid": {tid}}}"#
+        )
+    };
+    let marker = |k: usize| {
+        format!(
+            r#"{{"ph": "X", "name": "ProfilerStep#{k}", "ts": {}, "dur": 100, "pid": 1, "tid": 1}}"#,
+            100 * k
+        )
+    };
+    // Step 1 (after step 0's warm-up) has 2,002 ops; 1,999 more steps of
+    // one op each: 2,000 rows of 2,002 amounts, over 4·10⁶.
+    let mut ev: Vec<String> = Vec::new();
+    for k in 0..=2000 {
+        ev.push(marker(k));
+    }
+    ev.push(x("send g", 100.0, 2));
+    for i in 0..2001 {
+        ev.push(x(&format!("op{i}"), 100.0 + 0.04 * i as f64, 2));
+    }
+    for k in 2..=2000 {
+        ev.push(x("send g", 100.0 * k as f64, 2));
+    }
+    let e = import(
+        "t.json",
+        &format!("[{}]", ev.join(",")),
+        &Mapping::default(),
+        None,
+    )
+    .expect_err("too many amounts")
+    .to_string();
+    assert_eq!(
+        e,
+        "'t.json' gives 2000 profiled steps of 2002 amounts, 4004000 amounts in all, more than \
+         the 4000000 accepted: trace fewer steps, or add rules that skip events"
+    );
+
+    // 10,001 steps after the warm-up: refused as the profile's check
+    // would, before its rows are made.
+    let mut ev: Vec<String> = Vec::new();
+    for k in 0..=10_001 {
+        ev.push(marker(k));
+        ev.push(x("send g", 100.0 * k as f64, 2));
+    }
+    let e = import(
+        "t.json",
+        &format!("[{}]", ev.join(",")),
+        &Mapping::default(),
+        None,
+    )
+    .expect_err("too many steps")
+    .to_string();
+    assert_eq!(
+        e,
+        "the profile made from 't.json' is not valid: 10001 profiled steps is more than the \
+         10000 accepted"
+    );
+
+    // A lane per event, one past the limit.
+    let ev: Vec<String> = (0..=10_000).map(|t| x("send g", 1.0, t)).collect();
+    let e = import("t.json", &format!("[{}]", ev.join(",")), &whole(), None)
+        .expect_err("too many lanes")
+        .to_string();
+    assert_eq!(
+        e,
+        "the trace has more than 10000 lanes (pid, tid pairs with events or names), the most a \
+         trace may have"
+    );
+}

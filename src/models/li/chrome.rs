@@ -603,7 +603,7 @@ fn merge(slices: &[Slice], run: &[Grouped], folded: &mut [usize; 4], mut op: imp
             .filter(|c| c.resource == resource && sl.ts < c.end)
         {
             c.end = c.end.max(sl.end);
-            c.bytes = c.bytes.zip(sl.bytes).map(|(a, b)| a + b);
+            c.bytes = c.bytes.zip(sl.size()).map(|(a, b)| a + b);
             c.members.end = p + 1;
             folded[ri as usize] += 1;
             continue;
@@ -619,7 +619,7 @@ fn merge(slices: &[Slice], run: &[Grouped], folded: &mut [usize; 4], mut op: imp
             order: sl.order,
             start: sl.ts,
             end: sl.end,
-            bytes: sl.bytes,
+            bytes: sl.size(),
             members: p..p + 1,
         });
     }

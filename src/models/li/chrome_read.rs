@@ -23,9 +23,10 @@ use super::chrome_error::TraceError;
 /// metadata.
 pub const MAX_LANES: usize = 10_000;
 /// The most memory the events kept may take [B]: their records and their
-/// distinct strings (192 MiB). With a trace's text (at most 256 MiB) the
-/// import stays under 512 MB.
-pub const MAX_HELD_BYTES: usize = 192 * 1024 * 1024;
+/// distinct strings (144 MiB). With a trace's text (at most 256 MiB) and
+/// the steps' lists made from the records, the import stays under 512 MB
+/// (`cargo bench --bench budget -- trace_names`).
+pub const MAX_HELD_BYTES: usize = 144 * 1024 * 1024;
 /// Distinct ignored phases listed by name; the rest are counted together.
 const MAX_PHASES_LISTED: usize = 64;
 /// What a distinct string costs beyond its bytes [B]: its index entry and
@@ -60,8 +61,9 @@ pub(super) struct Slice {
     /// [µs]
     pub ts: f64,
     pub end: f64,
-    /// [B] `args.bytes` and its synonyms.
-    pub bytes: Option<f64>,
+    /// [B] `args.bytes` and its synonyms; NaN: none (`size()`), so the
+    /// record takes 48 bytes.
+    pub bytes: f64,
 }
 
 /// A `B` or `E` before matching.
@@ -79,7 +81,8 @@ struct Edge {
     /// `B`: where the rules send it.
     target: Target,
     ts: f64,
-    bytes: Option<f64>,
+    /// NaN: none.
+    bytes: f64,
 }
 
 pub(super) struct FlowPoint {
@@ -116,6 +119,13 @@ pub(super) struct Trace<'a> {
     pub ignored: BTreeMap<String, usize>,
     pub unmatched_end: usize,
     pub unclosed_begin: usize,
+}
+
+impl Slice {
+    /// [B] Its size, if its args give one.
+    pub fn size(&self) -> Option<f64> {
+        (!self.bytes.is_nan()).then_some(self.bytes)
+    }
 }
 
 impl Trace<'_> {
@@ -1089,7 +1099,7 @@ impl<'r, 'de> Builder<'r, 'de> {
                     class,
                     ts: start,
                     end: start + dur,
-                    bytes: a.bytes,
+                    bytes: a.bytes.unwrap_or(f64::NAN),
                 });
                 self.held += SLICE_BYTES;
             }
@@ -1115,7 +1125,7 @@ impl<'r, 'de> Builder<'r, 'de> {
                     marker,
                     target,
                     ts: start,
-                    bytes: a.bytes,
+                    bytes: a.bytes.unwrap_or(f64::NAN),
                 };
                 self.edges.push(edge);
                 self.held += EDGE_BYTES;
@@ -1200,7 +1210,7 @@ impl<'r, 'de> Builder<'r, 'de> {
                 class,
                 ts: b.ts,
                 end: e.ts,
-                bytes: b.bytes.or(e.bytes),
+                bytes: if b.bytes.is_nan() { e.bytes } else { b.bytes },
             });
         }
         unclosed_begin += open.len();
@@ -1245,3 +1255,6 @@ impl<'r, 'de> Builder<'r, 'de> {
         }
     }
 }
+
+// The records' sizes `MAX_HELD_BYTES` was set with.
+const _: () = assert!(SLICE_BYTES <= 48 && EDGE_BYTES <= 48 && FLOW_BYTES <= 32);
