@@ -792,6 +792,12 @@ fn a_file_read_as_it_streams_says_what_its_text_says() {
         r#"[{"ph": "X", "ph": "X", "name": "a", "ts": 0, "dur": 1}]"#.into(),
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1, "args": {"size": 1, "size": 2}}]"#.into(),
         r#"[{"ph": "X", "name": "a", "ts": 0, "dur": 1, "args": "x"}]"#.into(),
+        // Nesting in a value the import reads meets the recursion limit.
+        format!(
+            r#"[{{"ph": "X", "name": "send b", "ts": 0, "dur": 1, "args": {{"name": {}{}}}}}]"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        ),
         r#"[{"ph": "Q"}, {"ph": "X", "name": "send b", "ts": 0}, {"ph": "X", "name": "a", "ts": 0, "dur": true}]"#.into(),
         r#"[{"ph": "X", "name": "send b", "ts": 0}, {"ph": "X", "name": }]"#.into(),
     ];
@@ -812,6 +818,15 @@ fn a_file_read_as_it_streams_says_what_its_text_says() {
             }
         }
     }
+    // As a `serde_json::Value` in args once did, deep nesting is refused.
+    let deep = texts
+        .iter()
+        .find(|t| t.contains("[[[["))
+        .expect("the deep case");
+    let e = import("t.json", deep, &whole(), None)
+        .expect_err("too deep")
+        .to_string();
+    assert!(e.contains("recursion limit exceeded"), "{e}");
     // Bytes that are not text, a broken gzip, one past the limit.
     let mut not_text = gzip("[{}]");
     not_text.truncate(not_text.len() - 4);

@@ -599,7 +599,9 @@ struct RawArgs<'a> {
     step_num: Option<ArgId<'a>>,
 }
 
-/// Any JSON value, skipped without being built (`IgnoredAny`), as `None`.
+/// Any JSON value, skipped without being built, as `None`: through
+/// `deserialize_any`, so nesting meets serde_json's recursion limit as a
+/// `serde_json::Value` there would.
 macro_rules! skip_others {
     ($t:ty) => {
         fn visit_bool<E: de::Error>(self, _: bool) -> Result<$t, E> {
@@ -609,14 +611,43 @@ macro_rules! skip_others {
             Ok(None)
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<$t, A::Error> {
-            while a.next_element::<IgnoredAny>()?.is_some() {}
+            while a.next_element::<Skip>()?.is_some() {}
             Ok(None)
         }
         fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<$t, A::Error> {
-            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            while a.next_entry::<Skip, Skip>()?.is_some() {}
             Ok(None)
         }
     };
+}
+
+/// A value skipped as `skip_others` says.
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Option<()>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            skip_others!(Self::Value);
+        }
+        d.deserialize_any(V).map(|_| Skip)
+    }
 }
 
 /// An args value read as a string: a string, else nothing.
