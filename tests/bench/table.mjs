@@ -507,6 +507,7 @@ const heap = (n) => (n >= 1e8 ? `${Math.round(n / 1e6).toLocaleString('en-US')} 
     ['budget.li_profile', "a Li et al. profile at its op limit"],
     ['budget.trace', 'a Chrome trace at its size limit'],
     ['budget.trace_gz', 'a gzipped Chrome trace of at most 8 MiB'],
+    ['budget.trace_names', 'a Chrome trace of distinct names at its held-bytes limit'],
   ]) {
     const r = native.get(key);
     if (!r) {

@@ -85,11 +85,20 @@ fn li_profile(data: &[u8]) {
 fn chrome_trace(data: &[u8]) {
     // A small inflate limit: the amplification check is that the limit
     // holds, not that 256 MiB fits in the fuzzer's memory.
+    static LAYERS: OnceLock<Option<Network>> = OnceLock::new();
+    let net = LAYERS.get_or_init(|| network_presets().into_iter().next().map(|p| p.network));
+    // The file as the page and the CLI read it (text held once, events
+    // streamed into records), and the text path the importer also keeps.
+    let _ = chrome::import_file_within(
+        "fuzz.json",
+        data.to_vec(),
+        16 << 20,
+        &Mapping::default(),
+        net.as_ref(),
+    );
     let Ok(t) = chrome::read_bytes_within(data, 16 << 20) else {
         return;
     };
-    static LAYERS: OnceLock<Option<Network>> = OnceLock::new();
-    let net = LAYERS.get_or_init(|| network_presets().into_iter().next().map(|p| p.network));
     let _ = chrome::import("fuzz.json", &t, &Mapping::default(), net.as_ref());
 }
 
