@@ -123,18 +123,9 @@ impl Model for Zeng {
     /// bandwidth of the chart, and every sweep line (one per device and
     /// batch, and the mix) at 1..=N workers.
     fn work(&self, s: &Scenario) -> Vec<Work> {
-        let groups = &s.hardware.cluster.workers;
-        let workers: f64 = groups.iter().map(|g| f64::from(g.count)).sum();
-        let mut kinds: Vec<(&str, u32)> = groups
-            .iter()
-            .map(|g| (g.instance.as_str(), g.batch_size))
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let lines = kinds.len() + usize::from(kinds.len() > 1);
-        let n = f64::from(section::settings(s).sweep_max_workers);
+        let (workers, lines, n) = queue_shape(s);
         vec![Work {
-            units: workers * (BANDWIDTH_POINTS + 1.0) + lines as f64 * n * (n + 1.0) / 2.0,
+            units: workers * (BANDWIDTH_POINTS + 1.0) + lines * n * (n + 1.0) / 2.0,
             unit: "worker positions in the push queue",
             limit: MAX_QUEUED,
             field: "models.zeng.sweep_max_workers".into(),
@@ -168,18 +159,9 @@ impl Model for Zeng {
 
     /// Worker positions in the push queue and the worker sweeps.
     fn curves_work(&self, s: &Scenario) -> Vec<Work> {
-        let groups = &s.hardware.cluster.workers;
-        let workers: f64 = groups.iter().map(|g| f64::from(g.count)).sum();
-        let mut kinds: Vec<(&str, u32)> = groups
-            .iter()
-            .map(|g| (g.instance.as_str(), g.batch_size))
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let lines = kinds.len() + usize::from(kinds.len() > 1);
-        let n = f64::from(section::settings(s).sweep_max_workers);
+        let (workers, lines, n) = queue_shape(s);
         vec![Work {
-            units: workers + lines as f64 * n * (n + 1.0) / 2.0,
+            units: workers + lines * n * (n + 1.0) / 2.0,
             unit: "worker positions in the push queue",
             limit: MAX_BAND_QUEUED,
             field: "models.zeng.sweep_max_workers".into(),
@@ -327,4 +309,21 @@ fn calibrated_note(s: &Scenario) -> Option<crate::report::Note> {
         "Calibrated on measured runs (calibration.zeng: {}): every figure, the timeline and the charts use these factors; without them the model is as published.",
         list.join(", ")
     )).at("calibration.zeng"))
+}
+
+/// What sizes the push queue's work: the cluster's workers, the sweep's
+/// lines (one per device and batch, and the mix when there are several)
+/// and its largest worker count.
+fn queue_shape(s: &Scenario) -> (f64, f64, f64) {
+    let groups = &s.hardware.cluster.workers;
+    let workers: f64 = groups.iter().map(|g| f64::from(g.count)).sum();
+    let mut kinds: Vec<(&str, u32)> = groups
+        .iter()
+        .map(|g| (g.instance.as_str(), g.batch_size))
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let lines = kinds.len() + usize::from(kinds.len() > 1);
+    let n = f64::from(section::settings(s).sweep_max_workers);
+    (workers, lines as f64, n)
 }
