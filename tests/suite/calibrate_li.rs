@@ -32,25 +32,8 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
-/// One step of a worker: pull 2 MB, forward 10 ms, backward 20 ms, push
-/// 2 MB, the PS applying it in 1 ms; three profiled steps a few per cent
-/// apart. At 1 Gb/s a transfer takes 16 ms, so two workers or more queue
-/// on the link.
-const PROFILE: &str = r#"{
-  "name": "small", "batch": 32,
-  "ops": [
-    {"name": "pull w", "resource": "downlink", "tensor": "w"},
-    {"name": "fwd", "resource": "worker", "deps": [0]},
-    {"name": "bwd", "resource": "worker", "deps": [1]},
-    {"name": "push g", "resource": "uplink", "deps": [2], "tensor": "w"},
-    {"name": "apply", "resource": "ps", "deps": [3], "tensor": "w"}
-  ],
-  "steps": [
-    [2e6, 0.010, 0.020, 2e6, 0.001],
-    [2e6, 0.011, 0.019, 2e6, 0.001],
-    [2e6, 0.0095, 0.021, 2e6, 0.0012]
-  ]
-}"#;
+/// The small profile the calibration benchmark's Li runs use.
+use super::calibration_runs50::LI_PROFILE as PROFILE;
 
 /// The profile's transfers overlap 1 s of compute (no op waits for one),
 /// so the link never shows in a step's time.

@@ -209,6 +209,26 @@ pub fn spotdnn() -> Scenario {
     })
 }
 
+/// One step of a worker: pull 2 MB, forward 10 ms, backward 20 ms, push
+/// 2 MB, the PS applying it in 1 ms; three profiled steps a few per cent
+/// apart. At 1 Gb/s a transfer takes 16 ms, so two workers or more queue
+/// on the link.
+pub const LI_PROFILE: &str = r#"{
+  "name": "small", "batch": 32,
+  "ops": [
+    {"name": "pull w", "resource": "downlink", "tensor": "w"},
+    {"name": "fwd", "resource": "worker", "deps": [0]},
+    {"name": "bwd", "resource": "worker", "deps": [1]},
+    {"name": "push g", "resource": "uplink", "deps": [2], "tensor": "w"},
+    {"name": "apply", "resource": "ps", "deps": [3], "tensor": "w"}
+  ],
+  "steps": [
+    [2e6, 0.010, 0.020, 2e6, 0.001],
+    [2e6, 0.011, 0.019, 2e6, 0.001],
+    [2e6, 0.0095, 0.021, 2e6, 0.0012]
+  ]
+}"#;
+
 /// Li et al.: a five-op profile (pull 2 MB, forward, backward, push
 /// 2 MB, apply) simulated over 60 steps and one seed, 1 to 8 workers on
 /// one PS at 1, 2.5 or 10 Gb/s; throughputs with the same −3% to +3%
@@ -216,25 +236,10 @@ pub fn spotdnn() -> Scenario {
 pub fn li() -> Scenario {
     use ddnn_planner::models::li::section::LiSettings;
     let mut s = ddnn_planner::models::li::presets::example();
-    let profile = serde_json::json!({
-        "name": "small", "batch": 32,
-        "ops": [
-            {"name": "pull w", "resource": "downlink", "tensor": "w"},
-            {"name": "fwd", "resource": "worker", "deps": [0]},
-            {"name": "bwd", "resource": "worker", "deps": [1]},
-            {"name": "push g", "resource": "uplink", "deps": [2], "tensor": "w"},
-            {"name": "apply", "resource": "ps", "deps": [3], "tensor": "w"}
-        ],
-        "steps": [
-            [2e6, 0.010, 0.020, 2e6, 0.001],
-            [2e6, 0.011, 0.019, 2e6, 0.001],
-            [2e6, 0.0095, 0.021, 2e6, 0.0012]
-        ]
-    });
     s.set_section(
         "li",
         &LiSettings {
-            profile: serde_json::from_value(profile).ok(),
+            profile: serde_json::from_str(LI_PROFILE).ok(),
             generate: None,
             steps: 60,
             warmup: 6,
