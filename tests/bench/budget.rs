@@ -814,29 +814,31 @@ fn trace_file() {
         count(events),
         count(MAX_EVENTS)
     );
-    let options = {
-        let li = li_example();
-        let opts = ddnn_planner::models::li::files::trace_options(&li);
-        serde_json::to_string(&opts).unwrap_or_default()
-    };
     drop(t);
+    trace_case("budget.trace", &what, "trace.json", || {
+        trace(None).0.into_bytes()
+    });
+}
+
+/// The page's and the CLI's trace reader on the bytes `input` makes,
+/// named `file`, with the example's options, measured as `key`. The
+/// reader takes the bytes by value, as the page and the CLI hand them
+/// over: each run's input is made anew outside the measure.
+fn trace_case(key: &str, what: &str, file: &str, input: impl FnMut() -> Vec<u8>) {
+    let options = serde_json::to_string(&ddnn_planner::models::li::files::trace_options(
+        &li_example(),
+    ))
+    .unwrap_or_default();
     let Some(reader) = importer("li.trace") else {
         return println!("no reader li.trace");
     };
-    // The reader takes the bytes by value, as the page and the CLI hand
-    // them over: each run's trace is built anew outside the measure.
-    let peak = case(
-        "budget.trace",
-        &what,
-        || trace(None).0.into_bytes(),
-        |b| {
-            reader
-                .run("trace.json", b, &options)
-                .map(|json| format!("read, {} bytes of JSON", json.len()))
-                .map_err(|e| e.to_string())
-        },
-    );
-    within_bound("budget.trace", peak);
+    let peak = case(key, what, input, |b| {
+        reader
+            .run(file, b, &options)
+            .map(|json| format!("read, {} bytes of JSON", json.len()))
+            .map_err(|e| e.to_string())
+    });
+    within_bound(key, peak);
 }
 
 /// Names made distinct in `trace_names`: with the 48-byte record of each
@@ -881,25 +883,9 @@ fn trace_names_file() {
         count(DISTINCT_NAMES as usize),
         MAX_HELD_BYTES >> 20
     );
-    let options = serde_json::to_string(&ddnn_planner::models::li::files::trace_options(
-        &li_example(),
-    ))
-    .unwrap_or_default();
-    let Some(reader) = importer("li.trace") else {
-        return println!("no reader li.trace");
-    };
-    let peak = case(
-        "budget.trace_names",
-        &what,
-        || trace_names().into_bytes(),
-        |b| {
-            reader
-                .run("trace.json", b, &options)
-                .map(|json| format!("read, {} bytes of JSON", json.len()))
-                .map_err(|e| e.to_string())
-        },
-    );
-    within_bound("budget.trace_names", peak);
+    trace_case("budget.trace_names", &what, "trace.json", || {
+        trace_names().into_bytes()
+    });
 }
 
 /// `text` gzipped (level 9), as a trace file may come.
@@ -930,23 +916,5 @@ fn trace_gz_file() {
         text_len as f64 / 1048576.0,
         count(events)
     );
-    let options = serde_json::to_string(&ddnn_planner::models::li::files::trace_options(
-        &li_example(),
-    ))
-    .unwrap_or_default();
-    let Some(reader) = importer("li.trace") else {
-        return println!("no reader li.trace");
-    };
-    let peak = case(
-        "budget.trace_gz",
-        &what,
-        || bytes.clone(),
-        |b| {
-            reader
-                .run("trace.json.gz", b, &options)
-                .map(|json| format!("read, {} bytes of JSON", json.len()))
-                .map_err(|e| e.to_string())
-        },
-    );
-    within_bound("budget.trace_gz", peak);
+    trace_case("budget.trace_gz", &what, "trace.json.gz", || bytes.clone());
 }
