@@ -94,16 +94,7 @@ fn targets(model: &dyn Model, r: &Report) -> Vec<Target> {
 
 /// The work of the charts' bands of `points` points over `samples`.
 pub fn work(model: &dyn Model, s: &Scenario, samples: u32, points: usize) -> Vec<Work> {
-    let mut w: Vec<Work> = model
-        .curves_work(s)
-        .into_iter()
-        .map(|c| Work {
-            units: c.units * f64::from(samples),
-            field: "uncertainty.samples".into(),
-            reduce: format!("the band's samples, or {}", c.reduce),
-            ..c
-        })
-        .collect();
+    let mut w = super::per_sample(model.curves_work(s), samples);
     w.push(Work {
         units: f64::from(samples) * points as f64,
         unit: "chart points sampled",

@@ -262,9 +262,13 @@ fn resolved(s: &Scenario) -> Option<(&Uncertainty, Vec<Resolved>)> {
 /// The work of `model`'s bands on `s`: samples × one headline's work,
 /// each within the model's own budget, refused at `uncertainty.samples`.
 pub fn work(model: &dyn Model, s: &Scenario, samples: u32) -> Vec<Work> {
-    model
-        .headline_work(s)
-        .into_iter()
+    per_sample(model.headline_work(s), samples)
+}
+
+/// `one`, the work of one sample, done `samples` times: refused at
+/// `uncertainty.samples`.
+fn per_sample(one: Vec<Work>, samples: u32) -> Vec<Work> {
+    one.into_iter()
         .map(|w| Work {
             units: w.units * f64::from(samples),
             field: "uncertainty.samples".into(),
