@@ -193,15 +193,7 @@ fn resolve_one(s: &Scenario, path: &str, range: Range) -> Result<Resolved, Field
     let setter = paths::resolve(s, path).map_err(|m| err(&at, m.to_string()))?;
     let Range { min, max } = range;
     // The ends as typed: in the unit the input is shown in.
-    let (scale, unit) = setter.shown(s);
-    let typed = |v: f64| {
-        let n = crate::bounds::fmt_typed(v, scale);
-        if unit.is_empty() {
-            n
-        } else {
-            format!("{n} {unit}")
-        }
-    };
+    let typed = |v: f64| in_shown_unit(&setter, s, v);
     if !(min.is_finite() && max.is_finite()) {
         return Err(err(
             &at,
@@ -234,6 +226,18 @@ fn resolve_one(s: &Scenario, path: &str, range: Range) -> Result<Resolved, Field
         }
     }
     Ok(Resolved { setter, range })
+}
+
+/// `v`, a stored (SI) value of the input `setter` writes, in the unit
+/// the input is typed in.
+fn in_shown_unit(setter: &Setter, s: &Scenario, v: f64) -> String {
+    let (scale, unit) = setter.shown(s);
+    let n = crate::bounds::fmt_typed(v, scale);
+    if unit.is_empty() {
+        n
+    } else {
+        format!("{n} {unit}")
+    }
 }
 
 /// The checks that read the input `setter` writes: its model's for a
@@ -514,7 +518,14 @@ impl<'a> Sampler<'a> {
                 u.seed,
                 u.ranges
                     .iter()
-                    .map(|(p, r)| format!("{p} {} to {}", crate::report::fmt_sig(r.min), crate::report::fmt_sig(r.max)))
+                    .map(|(p, r)| match paths::resolve(self.s, p) {
+                        Ok(setter) => format!(
+                            "{p} {} to {}",
+                            in_shown_unit(&setter, self.s, r.min),
+                            in_shown_unit(&setter, self.s, r.max)
+                        ),
+                        Err(_) => format!("{p} {} to {}", crate::report::fmt_sig(r.min), crate::report::fmt_sig(r.max)),
+                    })
                     .collect::<Vec<_>>()
                     .join("; ")
             ))

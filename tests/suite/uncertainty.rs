@@ -805,3 +805,18 @@ fn li_bands_over_the_budget_are_refused_in_one_sentence() {
     );
     assert!(note.text.contains("reduce the band's samples"));
 }
+
+/// The bands' note names each range in the unit its input is typed in
+/// (issue 33 item 4): 9e7 to 1.5e8 B/s of the PS link as 0.72 to 1.2 Gb/s.
+#[test]
+fn the_bands_note_gives_each_range_in_its_inputs_unit() {
+    let s = with_ranges(&[("hardware.cluster.ps.link", 0.9e8, 1.5e8)], 200);
+    let r = zeng(&s);
+    assert!(
+        r.notes.iter().any(|n| n
+            .text
+            .contains("within its range: hardware.cluster.ps.link 0.72 Gb/s to 1.2 Gb/s")),
+        "{:?}",
+        r.notes
+    );
+}
