@@ -24,6 +24,16 @@ export async function iterationSeconds(page) {
   return numberIn(await page.locator(ID('zeng-iteration-time')).first().textContent());
 }
 
+/** Waits until every model has answered the latest edit: an edit raises
+ *  the page's revision at once, and a result section is `aria-busy` until
+ *  its model answers that revision. Two frames first, so the edit's
+ *  reactive update has marked the sections. */
+export async function settled(page) {
+  // (waitForFunction takes a returned promise as a truthy answer: wait first.)
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForFunction(() => !document.querySelector('.model-results[aria-busy="true"]'), null, { timeout: 15_000 });
+}
+
 /** Waits until the headline shows a value that satisfies `pred`. */
 export async function waitIteration(page, pred, what) {
   const deadline = Date.now() + 10_000;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ID, open, numberIn, setField, chartDrawn, drawAllCharts, showView, showInputs } from '../planner.mjs';
+import { ID, open, numberIn, setField, chartDrawn, drawAllCharts, showView, showInputs, settled } from '../planner.mjs';
 import { test } from '../fixtures.mjs';
 
 const name = 'Cynthia: preset → plan → cost curves; loss-curve fit; a shared link reproduces the plan';
@@ -30,8 +30,9 @@ test(name, async ({ ctx }) => {
   await setField(page, 'group-count', '8');
   await setField(page, 'goal-time', '3');
   await setField(page, 'goal-loss', '0.6');
-  // The goals arrive as two edits: wait for the plan of both, not the first.
-  await page.waitForFunction(() => /^6 workers \+ 1 PS of c3\.xlarge docker/.test(document.querySelector('[data-testid="cynthia-exact-plan"]')?.textContent || ''), null, { timeout: 8000 }).catch(() => {});
+  // The goals arrive as two edits: read the plan once both are answered
+  // (the preset's goals give the same plan, so waiting for its text is not enough).
+  await settled(page);
   const plan = await page.locator(ID('cynthia-exact-plan')).textContent();
   assert.match(plan, /^6 workers \+ 1 PS of c3\.xlarge docker/, plan);
   assert.match(await page.locator(ID('cynthia-paper-plan')).textContent(), /c3\.xlarge docker/);
@@ -116,6 +117,7 @@ test(name, async ({ ctx }) => {
   assert.equal(await page.locator(ID('device-name')).count(), devices);
 
   // The shared link reproduces the plan in a fresh page.
+  await settled(page);
   await page.locator(ID('share')).click();
   const url = await page.locator(ID('share-url')).inputValue();
   const plan2 = await page.locator(ID('cynthia-exact-plan')).textContent();
