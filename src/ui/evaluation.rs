@@ -73,6 +73,8 @@ struct Inner {
     next_key: u32,
     splits: Splits,
     done_waits: Option<u64>,
+    /// The last request the worker split a model of (seen on arrival).
+    split_seen: Option<u64>,
     /// Export requests not yet answered (sent again to a new worker).
     exports: Vec<String>,
     /// `ToWorker::Keep` messages, each sent once to every worker as it
@@ -173,6 +175,7 @@ impl Runtime {
             next_key: 0,
             splits: Splits::default(),
             done_waits: None,
+            split_seen: None,
             exports: Vec::new(),
             kept: Vec::new(),
             inline_server: None,
@@ -361,7 +364,7 @@ impl Runtime {
             inner.next_key += 1;
             inner.next_key
         };
-        let on_message = self.on_message(move |rt, msg| rt.helper_said(key, msg));
+        let on_message = self.on_message(move |rt, msg| rt.helper_said(key, msg), |_, _| {});
         let weak = Rc::downgrade(&self.0);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             // A pool worker that died: its part goes to another.
@@ -434,6 +437,7 @@ impl Runtime {
     fn on_message(
         &self,
         f: impl Fn(Runtime, FromWorker) + 'static,
+        first: impl Fn(&Runtime, &FromWorker) + 'static,
     ) -> Closure<dyn FnMut(MessageEvent)> {
         let weak = Rc::downgrade(&self.0);
         let f = Rc::new(f);
@@ -442,6 +446,9 @@ impl Runtime {
                 return;
             };
             if let Ok(msg) = serde_json::from_str::<FromWorker>(&text) {
+                if let Some(inner) = weak.upgrade() {
+                    first(&Runtime(inner), &msg);
+                }
                 let (weak, f) = (weak.clone(), Rc::clone(&f));
                 Queue::Inbox.push(Box::new(move || {
                     if let Some(inner) = weak.upgrade() {
@@ -455,7 +462,7 @@ impl Runtime {
 
     fn new_worker(&self) -> Result<(), JsValue> {
         let worker = module_worker("ddnn-planner models")?;
-        let on_message = self.on_message(|rt, msg| rt.receive(msg));
+        let on_message = self.on_message(|rt, msg| rt.receive(msg), Runtime::arrived);
         let weak = Rc::downgrade(&self.0);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             // A worker that cannot load (no module workers) or died: fall
@@ -490,6 +497,35 @@ impl Runtime {
         inner._on_message = Some(on_message);
         inner._on_error = Some(on_error);
         Ok(())
+    }
+
+    /// Sees each answer as it arrives, before the page acts on those
+    /// before it: the newest edit is sent as soon as the worker is done,
+    /// not after the page has drawn every report of the request it
+    /// replaces.
+    fn arrived(&self, msg: &FromWorker) {
+        let done = {
+            let mut inner = self.0.borrow_mut();
+            match msg {
+                // Its parts are shared out by the page, in order.
+                FromWorker::Split { id, .. } => {
+                    inner.split_seen = Some(*id);
+                    false
+                }
+                FromWorker::Done { id } => {
+                    let free = inner.split_seen != Some(*id)
+                        && inner.in_flight.as_ref().is_some_and(|((f, _), _)| f == id);
+                    if free {
+                        inner.in_flight = None;
+                    }
+                    free
+                }
+                _ => false,
+            }
+        };
+        if done {
+            self.pump();
+        }
     }
 
     fn receive(&self, msg: FromWorker) {
@@ -531,7 +567,7 @@ impl Runtime {
                 self.0.borrow_mut().part_done(&part, text.clone());
                 return;
             }
-            FromWorker::Result { id, model, .. } => {
+            FromWorker::Result { id, model, .. } | FromWorker::Same { id, model, .. } => {
                 let mut inner = self.0.borrow_mut();
                 inner.splits.answered(*id, model);
                 if inner.done_waits == Some(*id) && !inner.splits.pending(*id) {

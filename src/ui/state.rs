@@ -117,6 +117,10 @@ pub struct ModelSlot {
     unreadable: RwSignal<Unreadable>,
     /// What the model lacked at its last outcome that was not invalid.
     last_missing: RwSignal<Option<Arc<Unavailable>>>,
+    /// An outcome of an edit already replaced, not shown (`AppState::show`).
+    held: StoredValue<Option<Outcome>>,
+    /// When `outcome` last changed (ms, `performance.now()`).
+    shown_at: StoredValue<f64>,
 }
 
 /// Fields whose typed text is not a number, by field: the input section
@@ -135,6 +139,16 @@ where
         f(&mut section);
         s.set_section(id, &section);
     });
+}
+
+/// How long a model's results may stay unchanged while newer edits
+/// replace the ones computed (`AppState::show`).
+const HOLD_MS: f64 = 500.0;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// A model's report, or why there is none, as the page holds it.
@@ -164,6 +178,8 @@ impl ModelSlot {
             partial: RwSignal::new(None),
             unreadable,
             last_missing,
+            held: StoredValue::new(None),
+            shown_at: StoredValue::new(f64::NEG_INFINITY),
         }
     }
 
@@ -503,9 +519,23 @@ impl AppState {
                     return;
                 }
                 let outcome = outcome.into_result().map(Arc::new).map_err(Arc::new);
-                slot.partial.set(None);
-                slot.computed.set(id);
-                slot.outcome.set(Some(outcome));
+                self.show(slot, id, outcome);
+            }
+            FromWorker::Same { id, model, .. } => {
+                // What the slot holds or shows stands for this request too.
+                let Some(slot) = self.slot(&model) else {
+                    return;
+                };
+                if id < slot.computed.get_untracked() {
+                    return;
+                }
+                match slot.held.try_update_value(Option::take).flatten() {
+                    Some(outcome) => self.show(slot, id, outcome),
+                    None => {
+                        slot.partial.set(None);
+                        slot.computed.set(id);
+                    }
+                }
             }
             FromWorker::Done { id } => {
                 if self
@@ -542,6 +572,24 @@ impl AppState {
         }
     }
 
+    /// Shows `outcome`, request `id`'s, in `slot`; while a newer edit is
+    /// being computed and the slot changed less than `HOLD_MS` ago, holds
+    /// it instead: typing fast, the page draws only the newest numbers
+    /// (drawing each replaced one delayed them), and a slot that has not
+    /// changed for a while still shows progress.
+    fn show(&self, slot: ModelSlot, id: u64, outcome: Outcome) {
+        let t = now_ms();
+        slot.computed.set(id);
+        if id < self.revision.get_untracked() && t - slot.shown_at.get_value() < HOLD_MS {
+            slot.held.set_value(Some(outcome));
+            return;
+        }
+        slot.held.set_value(None);
+        slot.shown_at.set_value(t);
+        slot.partial.set(None);
+        slot.outcome.set(Some(outcome));
+    }
+
     /// Whether `slot` shows results of older inputs than the newest edit.
     pub fn pending(&self, slot: &ModelSlot) -> bool {
         slot.computed.get() < self.revision.get()
@@ -565,6 +613,12 @@ impl AppState {
                 rt.cancel();
             }
         });
+        // No newer outcome is coming: show what was held back.
+        for slot in self.models.get_value() {
+            if let Some(outcome) = slot.held.try_update_value(Option::take).flatten() {
+                slot.outcome.set(Some(outcome));
+            }
+        }
         self.progress.set(None);
         self.cancelled.set(Some(self.revision.get_untracked()));
     }

@@ -473,32 +473,38 @@ async function measureEdits(ctx, base) {
 }
 
 // Runs inside the page: from each real keystroke (its event time) to the
-// frame that shows a new headline (a requestAnimationFrame after the text
-// changed, then a message: past that frame's paint), in
-// window.__ddnnKeyToNumber. A keystroke that changes nothing (End, a
-// Backspace leaving text that is not a number) is dropped at the next one.
+// frame that shows a new headline, in window.__ddnnKeyToNumber. Each frame
+// after the keystroke reads the headline in its requestAnimationFrame (a
+// read there costs no extra layout, unlike one in a MutationObserver in the
+// middle of the page's rendering); the first frame that sees a new text is
+// the one that shows it, timed past its paint (a message posted from the
+// rAF). A keystroke that changes nothing (End, a Backspace leaving text that
+// is not a number) is dropped at the next one.
 function watchKeyToNumber() {
   window.__ddnnKeyToNumber = [];
-  let pending = null;
-  const headline = () => [...document.querySelectorAll('[data-testid="zeng-iteration-time"]')].find((e) => e.offsetParent)?.textContent;
+  let watch = 0;
+  const headline = () => {
+    const all = document.querySelectorAll('[data-testid="zeng-iteration-time"]');
+    return (all.length === 1 ? all[0] : [...all].find((e) => e.offsetParent))?.textContent;
+  };
   // One listener: the previous view's goes.
   if (window.__ddnnKeyListener) document.removeEventListener('keydown', window.__ddnnKeyListener, true);
   window.__ddnnKeyListener = (ev) => {
     if (!ev.isTrusted) return;
-    pending?.disconnect();
+    const mine = ++watch;
     const t0 = ev.timeStamp;
     const before = headline();
-    const obs = new MutationObserver(() => {
-      if (headline() === before) return;
-      obs.disconnect();
-      requestAnimationFrame(() => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.__ddnnKeyToNumber.push(performance.now() - t0);
-        ch.port2.postMessage(0);
-      });
-    });
-    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
-    pending = obs;
+    const frame = () => {
+      if (mine !== watch || performance.now() - t0 > 5000) return;
+      if (headline() === before) {
+        requestAnimationFrame(frame);
+        return;
+      }
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => window.__ddnnKeyToNumber.push(performance.now() - t0);
+      ch.port2.postMessage(0);
+    };
+    requestAnimationFrame(frame);
   };
   document.addEventListener('keydown', window.__ddnnKeyListener, true);
 }
