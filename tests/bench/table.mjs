@@ -432,13 +432,15 @@ for (const [kind, what, target, limit] of [
   else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 300));
 }
 
-// The same calibration compiled to wasm32 (the worker's code).
+// The same calibrations compiled to wasm32 (the worker's code).
 {
   const target = '< 100 ms';
-  const m = wasm.get('calibration.wasm.zeng50');
-  const label = 'calibrating Zeng et al. on 50 runs with leave-one-out, in headless Chromium (wasm32)';
-  if (!m) failed(label, `no calibration.wasm.zeng50 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/calibration_wasm_bench.rs)`, target);
-  else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 100));
+  for (const [id, name] of [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia'], ['spotdnn', 'spotDNN'], ['stash', 'Stash'], ['li', 'Li et al.']]) {
+    const m = wasm.get(`calibration.wasm.${id}50`);
+    const label = `calibrating ${name} on 50 runs with leave-one-out, in headless Chromium (wasm32)`;
+    if (!m) failed(label, `no calibration.wasm.${id}50 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/calibration_wasm_bench.rs)`, target);
+    else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 100));
+  }
 }
 
 // Uncertainty bands (issue 35): 10,000 Monte Carlo samples of a model's
