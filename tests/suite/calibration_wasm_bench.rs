@@ -15,7 +15,8 @@ use ddnn_planner::models::by_id;
 #[ignore = "a benchmark: make bench runs it"]
 fn bench_calibration_in_the_browser() {
     use super::calibration_runs50 as runs;
-    let sets: [(&str, fn() -> ddnn_planner::scenario::Scenario); 5] = [
+    type Runs = fn() -> ddnn_planner::scenario::Scenario;
+    let sets: [(&str, Runs); 5] = [
         ("zeng", runs::scenario),
         ("cynthia", runs::cynthia),
         ("spotdnn", runs::spotdnn),
