@@ -28,6 +28,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
 use super::module_worker::module_worker;
+use super::now_ms;
 use super::task_queue::Queue;
 use crate::scenario::Scenario;
 use crate::worker::parts::{Handout, Splits};
@@ -119,7 +120,7 @@ impl Inner {
         if self.inline_server.is_none() {
             let mut server = Server::default();
             for (_, msg) in &self.kept {
-                server.handle(msg, &mut |_| {}, &now);
+                server.handle(msg, &mut |_| {}, &now_ms);
             }
             self.inline_server = Some(Rc::new(RefCell::new(server)));
         }
@@ -156,12 +157,6 @@ impl Inner {
 /// Handle to the runtime; cheap to clone.
 #[derive(Clone)]
 pub struct Runtime(Rc<RefCell<Inner>>);
-
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
 
 impl Runtime {
     /// Starts the worker; `handler` receives every answer on the main thread.
@@ -202,7 +197,7 @@ impl Runtime {
         };
         let inner = self.0.borrow();
         if let Some(server) = &inner.inline_server {
-            server.borrow_mut().handle(&msg, &mut |_| {}, &now);
+            server.borrow_mut().handle(&msg, &mut |_| {}, &now_ms);
             return;
         }
         inner.post(&msg);
@@ -228,7 +223,7 @@ impl Runtime {
         let age = {
             let inner = self.0.borrow();
             match (&inner.in_flight, &inner.queued) {
-                (Some((_, started)), Some(_)) if inner.ready => now() - started,
+                (Some((_, started)), Some(_)) if inner.ready => now_ms() - started,
                 _ => return,
             }
         };
@@ -297,7 +292,7 @@ impl Runtime {
         if inner.inline() {
             if let Some((id, json)) = inner.queued.take() {
                 let msg = evaluate_request(id, &json, false);
-                inner.in_flight = Some(((id, json), now()));
+                inner.in_flight = Some(((id, json), now_ms()));
                 drop(inner);
                 self.run_inline(msg);
             }
@@ -314,7 +309,7 @@ impl Runtime {
         };
         let msg = evaluate_request(id, &json, Inner::pool_size() > 0);
         if inner.post(&msg) {
-            inner.in_flight = Some(((id, json), now()));
+            inner.in_flight = Some(((id, json), now_ms()));
         } else {
             inner.queued = Some((id, json));
         }
@@ -613,7 +608,9 @@ impl Runtime {
             .clone();
         let task = Closure::once_into_js(move || {
             let mut out = Vec::new();
-            server.borrow_mut().handle(&msg, &mut |m| out.push(m), &now);
+            server
+                .borrow_mut()
+                .handle(&msg, &mut |m| out.push(m), &now_ms);
             for m in out {
                 if let Ok(m) = serde_json::from_str::<FromWorker>(&m) {
                     rt.receive(m);

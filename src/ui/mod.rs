@@ -149,6 +149,13 @@ pub fn mark_first_render() {
     });
 }
 
+/// The page's clock, ms (`performance.now()`; 0 without a window).
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// The page state; provided by `App` before any panel is built.
 fn expect_state() -> AppState {
     use_context::<AppState>().unwrap_or_else(AppState::new)

@@ -36,6 +36,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use super::now_ms;
+
 /// The longest stretch of plotly's work between two pauses [ms]. A step
 /// of plotly's is not cut, so a task runs up to this plus one step.
 pub const SLICE_MS: f64 = 12.0;
@@ -86,12 +88,6 @@ pub struct Slicer {
     _set: Closure<dyn FnMut(JsValue)>,
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
 impl Slicer {
     /// Gives `el` the sliced `_promises`; `None` where the browser refuses
     /// (the chart then draws in one pass).
@@ -113,7 +109,7 @@ impl Slicer {
                 }
                 if !state.whole.get()
                     && !state.pending.get()
-                    && (state.probe.get() || now() - state.since.get() > SLICE_MS)
+                    && (state.probe.get() || now_ms() - state.since.get() > SLICE_MS)
                 {
                     if let Some(pause) = pause(&state) {
                         store.push(&pause);
@@ -161,7 +157,7 @@ impl Slicer {
     /// also redraws by itself, on a resize: that work is sliced too, its
     /// first pause as it starts.)
     pub fn start(&self) {
-        self.state.since.set(now());
+        self.state.since.set(now_ms());
     }
 
     /// Drawing in one piece, or not (printing needs every chart drawn
@@ -191,7 +187,7 @@ fn pause(state: &Rc<State>) -> Option<js_sys::Promise> {
             state.pending.set(false);
             state.current.borrow_mut().take();
             state.resumes.set(state.resumes.get() + 1);
-            state.since.set(now());
+            state.since.set(now_ms());
             let _ = resolve.call0(&JsValue::NULL);
         });
         scheduled = window

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use super::address::{raw_hash, read_hash, read_view, AddressBar};
 use super::evaluation::Runtime;
 use super::files::{download_text, file_stem};
+use super::now_ms;
 use crate::models::{Model, Unavailable, MODELS};
 use crate::report::Report;
 use crate::worker::{ExportFormat, FromWorker};
@@ -144,12 +145,6 @@ where
 /// How long a model's results may stay unchanged while newer edits
 /// replace the ones computed (`AppState::show`).
 const HOLD_MS: f64 = 500.0;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
 
 /// A model's report, or why there is none, as the page holds it.
 pub type Outcome = Result<Arc<Report>, Arc<Unavailable>>;
