@@ -10,7 +10,7 @@ use std::pin::Pin;
 
 use leptos::task::spawn_local;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 pub type Later = Pin<Box<dyn Future<Output = ()>>>;
 /// A job; what it returns, if anything, the queue waits for.
@@ -123,24 +123,16 @@ fn after_next_frame(job: impl FnOnce() + 'static) -> bool {
 /// Runs `job` in a task of its own, soon (by `setTimeout` if no channel
 /// could be made); false if no task can be made.
 fn new_task(job: impl FnOnce() + 'static) -> bool {
-    let job: Box<dyn FnOnce()> = Box::new(job);
-    let job = match TASKS.with(|t| match t {
-        Some((ch, jobs, _)) => {
-            jobs.borrow_mut().push_back(job);
-            if ch
-                .port2()
-                .post_message(&wasm_bindgen::JsValue::NULL)
-                .is_ok()
-            {
-                None
-            } else {
-                jobs.borrow_mut().pop_back()
-            }
+    let mut job: Option<Box<dyn FnOnce()>> = Some(Box::new(job));
+    TASKS.with(|t| {
+        let Some((ch, jobs, _)) = t else { return };
+        jobs.borrow_mut().extend(job.take());
+        if ch.port2().post_message(&JsValue::NULL).is_err() {
+            job = jobs.borrow_mut().pop_back();
         }
-        None => Some(job),
-    }) {
-        None => return true,
-        Some(job) => job,
+    });
+    let Some(job) = job else {
+        return true;
     };
     let Some(w) = web_sys::window() else {
         return false;

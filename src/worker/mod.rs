@@ -290,9 +290,9 @@ pub struct Server {
     /// Each model section as last sent and as put back, with the keys put
     /// back into it: an unchanged section is not read again.
     put: BTreeMap<String, PutBack>,
-    /// Each model's outcome as last sent in a `Result`, as JSON; dropped
-    /// when a `Partial` replaces what the page shows.
-    sent: HashMap<String, String>,
+    /// Each model's outcome as last sent in a `Result`; dropped when a
+    /// `Partial` replaces what the page shows.
+    sent: HashMap<String, Outcome>,
 }
 
 /// A model section as the page sent it, and with its kept inputs back.
@@ -579,8 +579,7 @@ impl Server {
                 .position(|m| m.id() == r.model)
         };
         crate::order::sort_by_key(&mut self.last_good, order);
-        let json = encode(&outcome);
-        if self.sent.get(&model_id) == Some(&json) {
+        if self.sent.get(&model_id) == Some(&outcome) {
             post(encode(&FromWorker::Same {
                 id,
                 model: model_id,
@@ -588,13 +587,16 @@ impl Server {
             }));
             return;
         }
-        post(encode(&FromWorker::Result {
+        let msg = FromWorker::Result {
             id,
-            model: model_id.clone(),
+            model: model_id,
             outcome,
             elapsed_ms,
-        }));
-        self.sent.insert(model_id, json);
+        };
+        post(encode(&msg));
+        if let FromWorker::Result { model, outcome, .. } = msg {
+            self.sent.insert(model, outcome);
+        }
     }
 
     fn export(&self, format: ExportFormat) -> Result<String, ExportError> {
