@@ -650,38 +650,49 @@ impl<'de> Deserialize<'de> for Skip {
     }
 }
 
-/// An args value read as a string: a string, else nothing.
-struct ArgText<'a>(Option<Cow<'a, str>>);
+/// An args value as text, else nothing: a string as it is (`ArgText`),
+/// or, for a step id (`ArgId`), a string trimmed or a number as serde_json
+/// writes it.
+struct ArgStr<'a, const ID: bool>(Option<Cow<'a, str>>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for ArgText<'a> {
+type ArgText<'a> = ArgStr<'a, false>;
+type ArgId<'a> = ArgStr<'a, true>;
+
+impl<'de: 'a, 'a, const ID: bool> Deserialize<'de> for ArgStr<'a, ID> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+        struct V<'a, const ID: bool>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a, const ID: bool> Visitor<'de> for V<'a, ID> {
             type Value = Option<Cow<'a, str>>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any value")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Borrowed(v)))
+                Ok(Some(Cow::Borrowed(if ID { v.trim() } else { v })))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Owned(v.to_owned())))
+                Ok(Some(Cow::Owned(if ID { v.trim() } else { v }.to_owned())))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Owned(v)))
+                if ID {
+                    self.visit_str(&v)
+                } else {
+                    Ok(Some(Cow::Owned(v)))
+                }
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(None)
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(ID.then(|| Cow::Owned(serde_json::Number::from(v).to_string())))
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(None)
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(ID.then(|| Cow::Owned(serde_json::Number::from(v).to_string())))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(None)
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(ID
+                    .then(|| serde_json::Number::from_f64(v).map(|n| Cow::Owned(n.to_string())))
+                    .flatten())
             }
             skip_others!(Self::Value);
         }
-        d.deserialize_any(V(PhantomData)).map(ArgText)
+        d.deserialize_any(V::<ID>(PhantomData)).map(ArgStr)
     }
 }
 
@@ -711,39 +722,6 @@ impl<'de> Deserialize<'de> for ArgNumber {
             skip_others!(Self::Value);
         }
         d.deserialize_any(V).map(ArgNumber)
-    }
-}
-
-/// A step id: a string (trimmed) or a number, as text; else nothing.
-struct ArgId<'a>(Option<Cow<'a, str>>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for ArgId<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Option<Cow<'a, str>>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Borrowed(v.trim())))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Owned(v.trim().to_owned())))
-            }
-            // As serde_json writes a number.
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Owned(serde_json::Number::from(v).to_string())))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(Some(Cow::Owned(serde_json::Number::from(v).to_string())))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(serde_json::Number::from_f64(v).map(|n| Cow::Owned(n.to_string())))
-            }
-            skip_others!(Self::Value);
-        }
-        d.deserialize_any(V(PhantomData)).map(ArgId)
     }
 }
 
