@@ -903,6 +903,12 @@ fn what_a_trace_would_make_is_bounded_before_it_is_made() {
             r#"{{"ph": "X", "name": "{name}", "ts": {ts}, "dur": 0.01, "pid": 1, "tid": {tid}}}"#
         )
     };
+    // The message of the trace of events `ev`, which must be refused.
+    let refused = |ev: &[String], m: &Mapping, why: &str| {
+        import("t.json", &format!("[{}]", ev.join(",")), m, None)
+            .expect_err(why)
+            .to_string()
+    };
     let marker = |k: usize| {
         format!(
             r#"{{"ph": "X", "name": "ProfilerStep#{k}", "ts": {}, "dur": 100, "pid": 1, "tid": 1}}"#,
@@ -922,14 +928,7 @@ fn what_a_trace_would_make_is_bounded_before_it_is_made() {
     for k in 2..=2000 {
         ev.push(x("send g", 100.0 * k as f64, 2));
     }
-    let e = import(
-        "t.json",
-        &format!("[{}]", ev.join(",")),
-        &Mapping::default(),
-        None,
-    )
-    .expect_err("too many amounts")
-    .to_string();
+    let e = refused(&ev, &Mapping::default(), "too many amounts");
     assert_eq!(
         e,
         "'t.json' gives 2000 profiled steps of 2002 amounts, 4004000 amounts in all, more than \
@@ -943,14 +942,7 @@ fn what_a_trace_would_make_is_bounded_before_it_is_made() {
         ev.push(marker(k));
         ev.push(x("send g", 100.0 * k as f64, 2));
     }
-    let e = import(
-        "t.json",
-        &format!("[{}]", ev.join(",")),
-        &Mapping::default(),
-        None,
-    )
-    .expect_err("too many steps")
-    .to_string();
+    let e = refused(&ev, &Mapping::default(), "too many steps");
     assert_eq!(
         e,
         "the profile made from 't.json' is not valid: 10001 profiled steps is more than the \
@@ -959,9 +951,7 @@ fn what_a_trace_would_make_is_bounded_before_it_is_made() {
 
     // A lane per event, one past the limit.
     let ev: Vec<String> = (0..=10_000).map(|t| x("send g", 1.0, t)).collect();
-    let e = import("t.json", &format!("[{}]", ev.join(",")), &whole(), None)
-        .expect_err("too many lanes")
-        .to_string();
+    let e = refused(&ev, &whole(), "too many lanes");
     assert_eq!(
         e,
         "the trace has more than 10000 lanes (pid, tid pairs with events or names), the most a \
