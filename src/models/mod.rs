@@ -191,6 +191,13 @@ pub trait Model: Sync {
     fn curves_work(&self, s: &Scenario) -> Vec<Work> {
         self.work(s)
     }
+    /// `curves` prepared once from the as-given scenario `s`, for charts
+    /// whose points are choices the report made (spotDNN's frontier: the
+    /// plan for each time goal), which every sample then keeps. `None`
+    /// (the default): each sample calls `curves`.
+    fn curve_sampler(&self, _s: &Scenario) -> Option<CurveSampler> {
+        None
+    }
     /// Headline figure keys a goal bounds (a plan's training time, its
     /// cost), for a band's probability of meeting the goal.
     fn goal_figures(&self) -> &'static [(&'static str, crate::uncertainty::Goal)] {
@@ -250,6 +257,9 @@ pub trait Model: Sync {
 /// (`Model::run_predictor`).
 pub type RunPredictor =
     Box<dyn Fn(&std::collections::BTreeMap<String, f64>) -> Option<RunPrediction> + Send + Sync>;
+
+/// A banded chart's sample from a scenario (`Model::curve_sampler`).
+pub type CurveSampler = Box<dyn Fn(&Scenario) -> Result<Vec<crate::report::Chart>, Unavailable>>;
 
 /// An input a share link names but does not carry.
 #[derive(Clone, Debug, PartialEq)]

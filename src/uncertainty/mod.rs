@@ -350,6 +350,8 @@ pub struct Sampler<'a> {
     keys: Vec<String>,
     values: Vec<Vec<f64>>,
     curves: Option<curves::Collect>,
+    /// The model's prepared `curves`, if it has one.
+    curve_sampler: Option<crate::models::CurveSampler>,
     drawn: u32,
     /// Notes for the report: refusals, thinning.
     notes: Vec<Note>,
@@ -390,6 +392,7 @@ impl<'a> Sampler<'a> {
         if let Some(c) = &curves {
             notes.extend(c.thinned_note(u.samples));
         }
+        let curve_sampler = curves.as_ref().and_then(|_| model.curve_sampler(s));
         Some(Sampler {
             model,
             s,
@@ -397,6 +400,7 @@ impl<'a> Sampler<'a> {
             values: vec![Vec::with_capacity(u.samples as usize); keys.len()],
             keys,
             curves,
+            curve_sampler,
             ranges,
             rng: rng::SplitMix64::new(u.seed),
             copy: s.clone(),
@@ -445,7 +449,11 @@ impl<'a> Sampler<'a> {
             }
             if let Some(c) = &mut self.curves {
                 if self.drawn < c.samples {
-                    if let Ok(charts) = self.model.curves(&self.copy) {
+                    let charts = match &self.curve_sampler {
+                        Some(f) => f(&self.copy),
+                        None => self.model.curves(&self.copy),
+                    };
+                    if let Ok(charts) = charts {
                         c.take(&charts);
                     }
                 }

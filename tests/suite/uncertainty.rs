@@ -820,3 +820,67 @@ fn the_bands_note_gives_each_range_in_its_inputs_unit() {
         r.notes
     );
 }
+
+/// spotDNN's frontier: each time goal's plan, searched once on the
+/// inputs as given, costed under every sample (as a cost curve's band
+/// costs each worker count). ±10% on every type's spot price: each
+/// plan's cost grows with each, so the as-given cost lies inside each
+/// point's band, and every point has a spread.
+#[test]
+fn spotdnn_frontier_plans_are_costed_per_sample() {
+    let mut s =
+        ddnn_planner::models::from_json(include_str!("../../public/examples/spotdnn-table1.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    let prices: Vec<(String, f64, f64)> = s
+        .hardware
+        .catalog
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let p = t.spot_price_per_hour?;
+            Some((
+                format!("hardware.catalog[{i}].spot_price_per_hour"),
+                0.9 * p,
+                1.1 * p,
+            ))
+        })
+        .collect();
+    let ranges: Vec<(&str, f64, f64)> = prices
+        .iter()
+        .map(|(k, a, b)| (k.as_str(), *a, *b))
+        .collect();
+    s.uncertainty = with_ranges(&ranges, 300).uncertainty;
+    let m = by_id("spotdnn").expect("spotdnn is registered");
+    let r = evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}"));
+    let lines = banded_lines(&r);
+    let (_, _, y, b) = lines
+        .iter()
+        .find(|l| l.0 == "frontier")
+        .unwrap_or_else(|| panic!("no frontier band: {:?}", r.notes));
+    assert!(y.len() > 1, "{y:?}");
+    assert_eq!(b.samples, 300);
+    for (i, v) in y.iter().enumerate() {
+        assert!(
+            b.p10[i] <= *v && *v <= b.p90[i],
+            "point {i}: {v} against {} to {}",
+            b.p10[i],
+            b.p90[i]
+        );
+    }
+    assert!(b.p10.iter().zip(&b.p90).all(|(a, z)| a < z), "{b:?}");
+    // The same seed, the same bits; without ranges, no band.
+    assert_eq!(
+        lines,
+        banded_lines(&evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}")))
+    );
+    s.uncertainty = None;
+    let plain = evaluate(m, &s).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(banded_lines(&plain).is_empty());
+    let line = |r: &Report| {
+        r.charts
+            .iter()
+            .find(|c| c.key == "frontier")
+            .map(|c| c.series[0].data.clone())
+    };
+    assert_eq!(line(&plain), line(&r), "the frontier itself is unchanged");
+}

@@ -18,7 +18,8 @@ use crate::errors::err;
 use crate::errors::{FieldError, Unavailable};
 use crate::hardware::cluster_text::ClusterTextError;
 use crate::hardware::{Instance, Pricing};
-use crate::report::fmt_sig;
+use crate::report::{fmt_sig, Chart};
+use super::report::{curve_charts, frontier_sample};
 use crate::scenario::Scenario;
 
 /// Points on the cost-vs-time-goal frontier.
@@ -102,6 +103,9 @@ pub struct Plans {
     pub fastest_complete: bool,
     /// (time goal [s], cheapest cost [USD] or None) along the frontier.
     pub frontier: Vec<(f64, Option<f64>)>,
+    /// The plan behind each frontier point: instances per type.
+    #[serde(skip)]
+    pub frontier_counts: Vec<Option<Vec<u32>>>,
     /// False when the frontier's searches stopped at their budget.
     pub frontier_complete: bool,
 }
@@ -155,6 +159,33 @@ pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
         e.replan = replan(&e, loss_goal, time_goal).map_err(Unavailable::invalid)?;
     }
     Ok(e)
+}
+
+/// The frontier's plans of `s`, `(time goal [s], instances per type)`
+/// for each goal some plan meets: its band keeps them and costs them
+/// under each sample's inputs (`sample_charts`).
+pub fn frontier_plans(s: &Scenario) -> Vec<(f64, Vec<u32>)> {
+    let Some(p) = evaluate(s).ok().and_then(|e| e.plans) else {
+        return Vec::new();
+    };
+    p.frontier
+        .iter()
+        .zip(p.frontier_counts)
+        .filter_map(|(&(goal, _), counts)| Some((goal, counts?)))
+        .collect()
+}
+
+/// One band sample's charts: the given cluster's iteration timeline and
+/// the frontier's `plans` costed under `s`'s inputs.
+pub fn sample_charts(s: &Scenario, plans: &[(f64, Vec<u32>)]) -> Result<Vec<Chart>, Unavailable> {
+    let e = prepare(s)?;
+    let mut charts = curve_charts(&e);
+    if !plans.is_empty() {
+        if let Ok(Some((loss, time))) = goals(s, &e) {
+            charts.push(frontier_sample(&problem(&e, loss, time), plans));
+        }
+    }
+    Ok(charts)
 }
 
 /// The types and the given cluster, without plans.
@@ -565,11 +596,16 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
         .map(|b| comparisons(&p, b))
         .unwrap_or_default();
     let quick = fastest(&p);
-    let (frontier, frontier_complete) = frontier(&p, quick.best.as_ref());
+    let (points, frontier_complete) = frontier(&p, quick.best.as_ref());
+    let (frontier, frontier_counts) = points
+        .into_iter()
+        .map(|(goal, c)| ((goal, c.as_ref().map(|c| c.run.cost)), c.map(|c| c.counts)))
+        .unzip();
     Plans {
         loss_goal,
         time_goal_s: time_goal,
         frontier,
+        frontier_counts,
         frontier_complete: frontier_complete && quick.complete,
         fastest_complete: quick.complete,
         fastest: quick.best.filter(|_| exact.best.is_none()),
@@ -624,10 +660,10 @@ fn comparisons(p: &Problem, best: &Candidate) -> Vec<Comparison> {
     out
 }
 
-/// The cheapest cost for time goals from the fastest cluster's time to
+/// The cheapest plan for time goals from the fastest cluster's time to
 /// the cheapest cluster's (log-spaced), the loss goal fixed; and whether
 /// every search behind it went to the end.
-fn frontier(p: &Problem, quickest: Option<&Candidate>) -> (Vec<(f64, Option<f64>)>, bool) {
+fn frontier(p: &Problem, quickest: Option<&Candidate>) -> (Vec<(f64, Option<Candidate>)>, bool) {
     let quick = quickest.map(|c| c.time_s);
     let cheapest = exact(
         &Problem {
@@ -642,10 +678,7 @@ fn frontier(p: &Problem, quickest: Option<&Candidate>) -> (Vec<(f64, Option<f64>
     };
     if !positive(hi - lo) {
         let at = exact(p, |_| {});
-        return (
-            vec![(lo, at.best.map(|c| c.run.cost))],
-            cheapest.complete && at.complete,
-        );
+        return (vec![(lo, at.best)], cheapest.complete && at.complete);
     }
     let k = FRONTIER_POINTS;
     let goals: Vec<f64> = (0..k)
@@ -662,11 +695,7 @@ fn frontier(p: &Problem, quickest: Option<&Candidate>) -> (Vec<(f64, Option<f64>
         .collect();
     let seeds: Vec<&Candidate> = quickest.into_iter().chain(slow.as_ref()).collect();
     let swept = sweep(p, &goals, &seeds);
-    let points = goals
-        .into_iter()
-        .zip(swept.plans)
-        .map(|(g, c)| (g, c.map(|c| c.run.cost)))
-        .collect();
+    let points = goals.into_iter().zip(swept.plans).collect();
     (points, cheapest.complete && swept.complete)
 }
 

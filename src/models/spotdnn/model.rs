@@ -2,10 +2,10 @@
 //! report.
 
 use super::contention_cap;
-use super::eval::{evaluate, prepare, SpotEvaluation};
+use super::eval::{evaluate, frontier_plans, prepare, sample_charts, SpotEvaluation};
 use super::{factors, ClusterFigures, IterationParts, Mix};
 use super::plan::work_units;
-use super::report::build;
+use super::report::{build, FRONTIER};
 use super::section;
 use crate::errors::FieldError;
 use crate::hardware::Instance;
@@ -197,14 +197,23 @@ impl Model for SpotDnn {
         prepare(s).map(|e| build(s, &e).headline)
     }
 
-    /// The timeline of one iteration per type; its total is `T_exp`.
+    /// The timeline of one iteration per type (its total is `T_exp`),
+    /// and the frontier: each time goal's plan, costed per sample.
     fn banded_charts(&self) -> &'static [&'static str] {
-        &["iteration"]
+        &["iteration", FRONTIER]
     }
 
-    /// The given cluster's charts, without the plan searches.
+    /// The given cluster's charts, without the plan searches (the
+    /// frontier's points are plans: `curve_sampler` keeps them).
     fn curves(&self, s: &Scenario) -> Result<Vec<crate::report::Chart>, Unavailable> {
         prepare(s).map(|e| super::report::curve_charts(&e))
+    }
+
+    /// The frontier's plans searched once, on `s` as given; each sample
+    /// costs them, as a cost curve's band costs each worker count.
+    fn curve_sampler(&self, s: &Scenario) -> Option<crate::models::CurveSampler> {
+        let plans = frontier_plans(s);
+        Some(Box::new(move |x: &Scenario| sample_charts(x, &plans)))
     }
 
     fn curves_work(&self, s: &Scenario) -> Vec<Work> {

@@ -4,7 +4,7 @@
 //! and the charts.
 
 use super::eval::{Plans, Replan, SpotEvaluation};
-use super::plan::{Candidate, NODE_BUDGET, SWEEP_BUDGET};
+use super::plan::{Candidate, Problem, NODE_BUDGET, SWEEP_BUDGET};
 use super::{convergence_of, InstanceType, LossForm};
 use serde_json::json;
 
@@ -65,6 +65,11 @@ pub fn build(s: &Scenario, e: &SpotEvaluation) -> Report {
     if let Some(p) = &e.plans {
         if let Some(ch) = frontier_chart(e, p) {
             r.charts.push(ch);
+            if s.uncertainty.as_ref().is_some_and(|u| !u.ranges.is_empty()) {
+                r.notes.push(Note::info(
+                    "The frontier's band: each time goal's plan, chosen on the inputs as given, costed over the samples (with other inputs a goal's cheapest plan may be another).",
+                ));
+            }
         }
     }
     if let Some(ch) = composition_chart(e) {
@@ -824,21 +829,64 @@ fn iteration_chart(e: &SpotEvaluation) -> Option<Chart> {
     })
 }
 
-/// Cheapest cost against the time goal, the chosen plan marked.
-fn frontier_chart(e: &SpotEvaluation, p: &Plans) -> Option<Chart> {
-    let pts: Vec<(f64, f64)> = p
-        .frontier
-        .iter()
-        .filter_map(|&(t, c)| Some((t, c?)))
-        .collect();
-    if pts.is_empty() {
-        return None;
-    }
-    let mut series = vec![Series::xy(
-        "cheapest plan meeting the time goal",
+/// The frontier's line: (time goal, cost) points.
+fn frontier_line(pts: &[(f64, f64)]) -> Series {
+    Series::xy(
+        FRONTIER_LINE,
         Style::LinePoints,
         pts.iter().map(|p| p.0).collect(),
         pts.iter().map(|p| p.1).collect(),
+    )
+}
+
+const FRONTIER_LINE: &str = "cheapest plan meeting the time goal";
+
+/// The frontier's line for one sample of its band: each goal's plan
+/// (`counts`, from the as-given report) costed under the sample's inputs
+/// (`p`); a plan the sample cannot run adds no point.
+pub fn frontier_sample(p: &Problem, plans: &[(f64, Vec<u32>)]) -> Chart {
+    let pts: Vec<(f64, f64)> = plans
+        .iter()
+        .filter_map(|(goal, counts)| Some((*goal, p.candidate(counts)?.run.cost)))
+        .collect();
+    Chart {
+        key: FRONTIER.into(),
+        title: String::new(),
+        x: Axis::new("time goal T_obj", Unit::Seconds),
+        y: Axis::new("cost", Unit::Usd),
+        y2: None,
+        series: vec![frontier_line(&pts)],
+        markers: Vec::new(),
+    }
+}
+
+pub const FRONTIER: &str = "frontier";
+
+/// Cheapest cost against the time goal, the chosen plan marked.
+fn frontier_chart(e: &SpotEvaluation, p: &Plans) -> Option<Chart> {
+    let (pts, plans): (Vec<(f64, f64)>, Vec<String>) = p
+        .frontier
+        .iter()
+        .zip(&p.frontier_counts)
+        .filter_map(|(&(t, c), counts)| {
+            let plan = counts.as_ref().map_or(String::new(), |k| plan_text(&e.types, k));
+            Some(((t, c?), plan))
+        })
+        .unzip();
+    if pts.is_empty() {
+        return None;
+    }
+    let mut series = vec![frontier_line(&pts).hover(
+        pts.iter()
+            .zip(plans)
+            .map(|(&(t, c), plan)| {
+                format!(
+                    "T_obj {}: {plan}, {}",
+                    Unit::Seconds.display(t),
+                    Unit::Usd.display(c)
+                )
+            })
+            .collect(),
     )];
     if let Some(b) = &p.paper.best {
         series.push(
@@ -867,7 +915,7 @@ fn frontier_chart(e: &SpotEvaluation, p: &Plans) -> Option<Chart> {
         );
     }
     Some(Chart {
-        key: "frontier".into(),
+        key: FRONTIER.into(),
         title: format!(
             "Cheapest cost by time goal (loss goal {})",
             fmt_sig(p.loss_goal)
