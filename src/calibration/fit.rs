@@ -26,12 +26,13 @@
 //! `work` (runs²) and the model's own `Model::calibration_work`.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::lm::{self, minimise_unless_known};
 use super::{CalibrationError, FactorKind, FactorSpec};
-use crate::models::{Model, RunPredictor, Work};
+use crate::models::{Model, RunPrediction, RunPredictor, Work};
 use crate::runs::compare::{compare, median, Outcome};
 use crate::runs::{run_scenario, Measure};
 use crate::scenario::Scenario;
@@ -247,8 +248,49 @@ pub fn with_factors(
 struct Data<'a> {
     model: &'a dyn Model,
     scenarios: Vec<Scenario>,
-    predictors: Vec<Option<RunPredictor>>,
+    /// Each run's predictor: runs of one cluster share one (a cluster is
+    /// often timed more than once, and a surrogate is costly to make).
+    predictors: Vec<Option<Arc<RunPredictor>>>,
+    /// Each run's cluster: the first run with the same one.
+    cluster: Vec<usize>,
+    /// Whether two runs share a cluster (else `residuals` predicts each).
+    repeats: bool,
+    /// Predictions as reported (`reported`), by cluster and factors.
+    reported: HashMap<(usize, Vec<u64>), Option<RunPrediction>>,
     measured: Vec<(Measure, f64, f64)>,
+}
+
+/// Each of `scenarios`' cluster, as the index of the first with the same
+/// one: the run scenarios differ only in their clusters (`run_scenario`),
+/// so runs of one cluster have one prediction.
+fn clusters(scenarios: &[Scenario]) -> Vec<usize> {
+    scenarios
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            scenarios[..k]
+                .iter()
+                .position(|t| t.hardware.cluster == s.hardware.cluster)
+                .unwrap_or(k)
+        })
+        .collect()
+}
+
+/// `m`'s run predictor of each of `scenarios`, made once per cluster.
+fn shared_predictors(
+    m: &dyn Model,
+    scenarios: &[Scenario],
+    cluster: &[usize],
+) -> Vec<Option<Arc<RunPredictor>>> {
+    let mut out: Vec<Option<Arc<RunPredictor>>> = Vec::with_capacity(scenarios.len());
+    for (k, s) in scenarios.iter().enumerate() {
+        let p = match cluster.get(k) {
+            Some(&j) if j < k => out.get(j).cloned().flatten(),
+            _ => m.run_predictor(s).map(Arc::new),
+        };
+        out.push(p);
+    }
+    out
 }
 
 /// The factors `x` (in `specs` order) as the scenario stores them: only
@@ -263,18 +305,32 @@ fn values(specs: &[FactorSpec], x: &[f64]) -> BTreeMap<String, f64> {
 }
 
 impl Data<'_> {
+    /// Run `i`'s prediction with the factors `values`, as the fit takes it.
+    fn prediction(&mut self, values: &BTreeMap<String, f64>, i: usize) -> Option<RunPrediction> {
+        match self.predictors.get(i) {
+            Some(Some(predict)) => predict(values),
+            _ => self.exact(values, i),
+        }
+    }
+
+    /// Run `i`'s prediction with the factors `values` by the model's own
+    /// `predict_run`.
+    fn exact(&mut self, values: &BTreeMap<String, f64>, i: usize) -> Option<RunPrediction> {
+        let s = self.scenarios.get_mut(i)?;
+        s.calibration.set(self.model.id(), values.clone());
+        self.model.predict_run(s)?.ok()
+    }
+
+    /// `p` in run `i`'s measure.
+    fn in_measure(&self, p: &RunPrediction, i: usize) -> Option<f64> {
+        let (measure, _, global_batch) = *self.measured.get(i)?;
+        p.in_measure(measure, global_batch)
+    }
+
     /// Run `i`'s prediction with the factors `values`.
     fn predict_with(&mut self, values: &BTreeMap<String, f64>, i: usize) -> Option<f64> {
-        let (measure, _, global_batch) = *self.measured.get(i)?;
-        let p = match self.predictors.get(i) {
-            Some(Some(predict)) => predict(values)?,
-            _ => {
-                let s = self.scenarios.get_mut(i)?;
-                s.calibration.set(self.model.id(), values.clone());
-                self.model.predict_run(s)?.ok()?
-            }
-        };
-        p.in_measure(measure, global_batch)
+        let p = self.prediction(values, i)?;
+        self.in_measure(&p, i)
     }
 
     /// Run `i`'s prediction with the factors `x` (in `specs` order).
@@ -289,23 +345,42 @@ impl Data<'_> {
         if self.model.run_predictor_exact() {
             return self.predict(specs, x, i);
         }
-        let (measure, _, global_batch) = *self.measured.get(i)?;
-        let s = self.scenarios.get_mut(i)?;
-        s.calibration.set(self.model.id(), values(specs, x));
-        self.model
-            .predict_run(s)?
-            .ok()?
-            .in_measure(measure, global_batch)
+        let key = (
+            *self.cluster.get(i)?,
+            x.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        );
+        let p = match self.reported.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let p = self.exact(&values(specs, x), i);
+                self.reported.insert(key, p.clone());
+                p
+            }
+        };
+        self.in_measure(&p?, i)
     }
 
-    /// `ln(predicted / measured)` of the runs `idx`.
+    /// `ln(predicted / measured)` of the runs `idx`, each cluster
+    /// predicted once.
     fn residuals(&mut self, specs: &[FactorSpec], x: &[f64], idx: &[usize]) -> Option<Vec<f64>> {
         let v = values(specs, x);
+        let ln = |p: f64, i: usize, d: &Self| Some((p / d.measured.get(i)?.1).ln());
+        if !self.repeats {
+            return idx
+                .iter()
+                .map(|&i| ln(self.predict_with(&v, i)?, i, self))
+                .collect();
+        }
+        // By cluster (the first run's index); `None`: not yet predicted.
+        let mut of_cluster: Vec<Option<Option<RunPrediction>>> = vec![None; self.measured.len()];
         idx.iter()
             .map(|&i| {
-                let p = self.predict_with(&v, i)?;
-                let m = self.measured.get(i)?.1;
-                Some((p / m).ln())
+                let c = *self.cluster.get(i)?;
+                let slot = of_cluster.get_mut(c)?;
+                if slot.is_none() {
+                    *slot = Some(self.prediction(&v, i));
+                }
+                ln(self.in_measure(slot.as_ref()?.as_ref()?, i)?, i, self)
             })
             .collect()
     }
@@ -713,9 +788,13 @@ pub fn calibrate_model(
         .iter()
         .map(|&i| run_scenario(&base, &base.runs[i]))
         .collect();
+    let cluster = clusters(&scenarios);
     let mut d = Data {
         model: m,
-        predictors: scenarios.iter().map(|s| m.run_predictor(s)).collect(),
+        predictors: shared_predictors(m, &scenarios, &cluster),
+        repeats: cluster.iter().enumerate().any(|(k, &c)| c != k),
+        cluster,
+        reported: HashMap::new(),
         scenarios,
         measured: usable
             .iter()

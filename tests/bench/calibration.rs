@@ -9,13 +9,25 @@ use std::hint::black_box;
 
 use ddnn_planner::calibration::{calibrate_model, FitOptions};
 use ddnn_planner::models::by_id;
-use timing::time;
+use timing::{record_value, time};
 
 #[path = "../suite/calibration_runs50.rs"]
 mod runs50;
 
 /// A fifty-run scenario of `runs50`.
 type RunSet = fn() -> ddnn_planner::scenario::Scenario;
+
+/// Distinct clusters among `s`'s runs: runs of one cluster share one
+/// prediction in a calibration, so the time grows with these.
+fn clusters(s: &ddnn_planner::scenario::Scenario) -> usize {
+    let mut seen: Vec<(&Vec<_>, &Option<_>)> = Vec::new();
+    for r in &s.runs {
+        if !seen.contains(&(&r.workers, &r.ps)) {
+            seen.push((&r.workers, &r.ps));
+        }
+    }
+    seen.len()
+}
 
 fn main() {
     // `cargo bench --bench calibration -- li`: only the models whose id
@@ -27,29 +39,40 @@ fn main() {
     let wanted = |id: &str| only.is_empty() || only.iter().any(|o| o == id);
     if wanted("zeng") {
         let s = runs50::scenario();
+        record_value("calibration.zeng50.clusters", clusters(&s) as f64);
         let zeng = by_id("zeng").expect("zeng is registered");
         time(
             "calibration.zeng50",
-            "calibrate Zeng et al. on 50 runs, with leave-one-out",
+            &format!(
+                "calibrate Zeng et al. on 50 runs ({} clusters), with leave-one-out",
+                clusters(&s)
+            ),
             1,
             || {
                 black_box(calibrate_model(black_box(&s), zeng, &FitOptions::default()).ok());
             },
         );
     }
-    let sets: [(&str, RunSet); 4] = [
+    let sets: [(&str, RunSet); 5] = [
         ("cynthia", runs50::cynthia),
         ("stash", runs50::stash),
         ("spotdnn", runs50::spotdnn),
-        // Each run simulated at 16 link ratios and 4 times whole.
+        // Each cluster simulated at up to 16 link ratios, each run a few
+        // times whole.
         ("li", runs50::li),
+        ("li-distinct", runs50::li_distinct),
     ];
     for (id, s) in sets.into_iter().filter(|(id, _)| wanted(id)) {
         let s = s();
-        let m = by_id(id).expect("the model is registered");
+        record_value(&format!("calibration.{id}50.clusters"), clusters(&s) as f64);
+        let m = by_id(id.strip_suffix("-distinct").unwrap_or(id)).expect("the model is registered");
         time(
             &format!("calibration.{id}50"),
-            &format!("calibrate {} on 50 runs, with leave-one-out", m.name()),
+            &format!(
+                "calibrate {} on 50 runs ({} clusters), with leave-one-out",
+                m.name(),
+                clusters(&s)
+            ),
             1,
             || {
                 black_box(calibrate_model(black_box(&s), m, &FitOptions::default()).ok());

@@ -276,13 +276,16 @@ for (const [key, what] of [
   }
 }
 // Calibration (issue 35): every page edit of a scenario with runs refits.
+// Runs of one cluster share a prediction, so each row names its clusters.
+const CALIBRATED = [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia'], ['stash', 'Stash'], ['spotdnn', 'spotDNN'], ['li', 'Li et al.'], ['li-distinct', 'Li et al.']];
+function clustersOf(id) {
+  const c = native.get(`calibration.${id}50.clusters`);
+  return c ? ` of ${c.value} clusters` : '';
+}
 {
   const target = '< 100 ms in the page';
-  const what = 'calibrating Zeng et al. on 50 runs with leave-one-out, native';
-  const t = nativeTiming(['calibration.zeng50'], what, target);
-  if (t) row(what, `median ${us(t[0].median_us)}, max ${us(t[0].max_us)}`, target, verdict(t[0].median_us < 100000));
-  for (const [id, name] of [['cynthia', 'Cynthia'], ['stash', 'Stash'], ['spotdnn', 'spotDNN'], ['li', 'Li et al.']]) {
-    const label = `calibrating ${name} on 50 runs with leave-one-out, native`;
+  for (const [id, name] of CALIBRATED) {
+    const label = `calibrating ${name} on 50 runs${clustersOf(id)} with leave-one-out, native`;
     const m = nativeTiming([`calibration.${id}50`], label, target);
     if (m) row(label, `median ${us(m[0].median_us)}, max ${us(m[0].max_us)}`, target, verdict(m[0].median_us < 100000));
   }
@@ -435,9 +438,9 @@ for (const [kind, what, target, limit] of [
 // The same calibrations compiled to wasm32 (the worker's code).
 {
   const target = '< 100 ms';
-  for (const [id, name] of [['zeng', 'Zeng et al.'], ['cynthia', 'Cynthia'], ['spotdnn', 'spotDNN'], ['stash', 'Stash'], ['li', 'Li et al.']]) {
+  for (const [id, name] of CALIBRATED) {
     const m = wasm.get(`calibration.wasm.${id}50`);
-    const label = `calibrating ${name} on 50 runs with leave-one-out, in headless Chromium (wasm32)`;
+    const label = `calibrating ${name} on 50 runs${clustersOf(id)} with leave-one-out, in headless Chromium (wasm32)`;
     if (!m) failed(label, `no calibration.wasm.${id}50 in ${path.relative(ROOT, WASM)} (make bench runs tests/suite/calibration_wasm_bench.rs)`, target);
     else row(label, `median ${ms(m.median_ms)}`, target, verdict(m.median_ms < 100));
   }

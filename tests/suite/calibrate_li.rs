@@ -420,3 +420,39 @@ fn fifty_runs_give_back_the_factors_they_were_generated_with() {
     let loo = c.loo.median_abs.unwrap_or(f64::NAN);
     assert!(loo <= 0.03, "median leave-one-out |error| {loo}");
 }
+
+#[test]
+fn runs_of_one_cluster_share_a_prediction_and_distinct_ones_fit_alike() {
+    // Runs i and i + 24 of the benchmark's set are of one cluster (1 +
+    // i mod 8 workers, the link i mod 3): one prediction, as published
+    // and calibrated, and one surrogate behind both.
+    let shared = calibrate_model(
+        &super::calibration_runs50::li(),
+        li(),
+        &FitOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..26 {
+        let (a, b) = (&shared.runs[i], &shared.runs[i + 24]);
+        assert_eq!(
+            (a.published, a.calibrated),
+            (b.published, b.calibrated),
+            "runs {i} and {}",
+            i + 24
+        );
+    }
+    // The same runs each on its own link (the calibration's worst case):
+    // the factors come back as well.
+    let s = super::calibration_runs50::li_distinct();
+    let distinct =
+        calibrate_model(&s, li(), &FitOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for f in &distinct.factors {
+        let want = super::calibration_runs50::truth("li", &f.spec.name);
+        assert!(
+            recovered(f, want, 0.03),
+            "{}: fitted {}, generated with {want}",
+            f.spec.name,
+            f.value
+        );
+    }
+}

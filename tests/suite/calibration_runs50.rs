@@ -234,6 +234,18 @@ pub const LI_PROFILE: &str = r#"{
 /// one PS at 1, 2.5 or 10 Gb/s; throughputs with the same −3% to +3%
 /// pattern.
 pub fn li() -> Scenario {
+    li_links(|i| [1.0, 2.5, 10.0][(i % 3) as usize])
+}
+
+/// `li`'s runs, each on its own cluster (a link of 1 + i/4 Gb/s): no two
+/// share a prediction, the calibration's worst case.
+pub fn li_distinct() -> Scenario {
+    li_links(|i| 1.0 + 0.25 * f64::from(i))
+}
+
+/// Li et al.'s fifty runs, run `i` of 1 + i mod 8 workers on a link of
+/// `gbit(i)` Gb/s.
+fn li_links(gbit: impl Fn(u32) -> f64) -> Scenario {
     use ddnn_planner::models::li::section::LiSettings;
     let mut s = ddnn_planner::models::li::presets::example();
     s.set_section(
@@ -254,7 +266,7 @@ pub fn li() -> Scenario {
         .set("li", LI.iter().map(|&(k, v)| (k.to_string(), v)).collect());
     s.runs = (0..50u32)
         .map(|i| {
-            let gbit = [1.0, 2.5, 10.0][(i % 3) as usize];
+            let gbit = gbit(i);
             let mut run = Run {
                 published: None,
                 lacks: None,

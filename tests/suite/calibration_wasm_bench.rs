@@ -16,16 +16,17 @@ use ddnn_planner::models::by_id;
 fn bench_calibration_in_the_browser() {
     use super::calibration_runs50 as runs;
     type Runs = fn() -> ddnn_planner::scenario::Scenario;
-    let sets: [(&str, Runs); 5] = [
+    let sets: [(&str, Runs); 6] = [
         ("zeng", runs::scenario),
         ("cynthia", runs::cynthia),
         ("spotdnn", runs::spotdnn),
         ("stash", runs::stash),
         ("li", runs::li),
+        ("li-distinct", runs::li_distinct),
     ];
     for (id, scenario) in sets {
         let s = scenario();
-        let Some(model) = by_id(id) else {
+        let Some(model) = by_id(id.strip_suffix("-distinct").unwrap_or(id)) else {
             panic!("{id} is registered");
         };
         let mut samples: Vec<f64> = (0..9)

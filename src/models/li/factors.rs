@@ -20,13 +20,13 @@
 //! As published: no factors (both 1).
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use crate::calibration::{FactorKind, FactorSpec};
 use crate::scenario::Scenario;
 
-use super::eval::spread;
 use super::profile::{Profile, Resource};
-use super::sim::{Parse, Setup};
+use super::sim::Parse;
 
 pub const COMPUTE: &str = "compute";
 pub const NETWORK: &str = "network";
@@ -141,41 +141,39 @@ fn ratio(j: i32) -> f64 {
 }
 
 /// A run's throughput [samples/s] at the profile's op times over the
-/// link ratios `ρ = 2^(j/2)`: `X(ρ)` of the module's header.
-#[derive(Clone, Debug, PartialEq)]
+/// link ratios `ρ = 2^(j/2)`: `X(ρ)` of the module's header, each ratio
+/// simulated when a fit first reaches it (a fit visits a few of them).
 pub struct Table {
-    /// `X` at each ratio, and its logarithm (not finite: no prediction
-    /// near that ratio).
-    x: Vec<f64>,
-    ln_x: Vec<f64>,
+    /// `X` at each ratio once simulated.
+    x: Vec<OnceLock<f64>>,
+    /// `X(ρ)`: the simulation with the link at `ρ·B`.
+    simulate: Box<dyn Fn(f64) -> f64 + Send + Sync>,
 }
 
 impl Table {
-    /// `POINTS` simulations of `w` workers over `seeds` seeds, at the
-    /// profile's op times and the link at `ρ·B` (`bytes_per_s` = `B`);
-    /// `setup(b)` is the setup at link bandwidth `b` (the stream order
-    /// may read it).
-    pub fn new(
-        profile: &Profile,
-        bytes_per_s: f64,
-        setup: impl Fn(f64) -> Setup,
-        w: u32,
-        seeds: u32,
-    ) -> Table {
-        let x: Vec<f64> = (FIRST..=LAST)
-            .map(|j| spread(profile, &setup(bytes_per_s * ratio(j)), w, seeds).mean)
-            .collect();
-        let ln_x = x
-            .iter()
-            .map(|&v| {
-                if v.is_finite() && v > 0.0 {
-                    v.ln()
-                } else {
-                    f64::NAN
-                }
-            })
-            .collect();
-        Table { x, ln_x }
+    /// The table of `simulate`, `X(ρ)` (`w` workers over the section's
+    /// seeds, at the profile's op times and the link at `ρ·B`).
+    pub fn new(simulate: impl Fn(f64) -> f64 + Send + Sync + 'static) -> Table {
+        Table {
+            x: (FIRST..=LAST).map(|_| OnceLock::new()).collect(),
+            simulate: Box::new(simulate),
+        }
+    }
+
+    /// `X` at the `i`-th ratio, simulated once.
+    fn x(&self, i: usize) -> Option<f64> {
+        let cell = self.x.get(i)?;
+        Some(*cell.get_or_init(|| (self.simulate)(ratio(FIRST + i as i32))))
+    }
+
+    /// `ln X` at the `i`-th ratio (not finite: no prediction near it).
+    fn ln_x(&self, i: usize) -> Option<f64> {
+        let v = self.x(i)?;
+        Some(if v.is_finite() && v > 0.0 {
+            v.ln()
+        } else {
+            f64::NAN
+        })
     }
 
     /// The ratios tabulated.
@@ -197,9 +195,9 @@ impl Table {
         let i = (pos.floor().max(0.0) as usize).min(last);
         let t = pos - i as f64;
         let v = if t == 0.0 {
-            *self.x.get(i)?
+            self.x(i)?
         } else {
-            let (a, b) = (*self.ln_x.get(i)?, *self.ln_x.get(i + 1)?);
+            let (a, b) = (self.ln_x(i)?, self.ln_x(i + 1)?);
             (a + t * (b - a)).exp()
         };
         (v.is_finite() && v > 0.0).then_some(v)

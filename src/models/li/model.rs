@@ -485,14 +485,12 @@ fn run_predictor(s: &Scenario) -> Option<crate::models::RunPredictor> {
     {
         return None;
     }
-    let table = factors::Table::new(
-        &profile,
-        base.bytes_per_s,
-        |b| super::eval::setup_of(&set, &profile, base.servers, b),
-        w,
-        set.seeds,
-    );
     let note = with_note(s, &profile, RunPrediction::default()).note;
+    let (bytes_per_s, servers, seeds) = (base.bytes_per_s, base.servers, set.seeds);
+    let table = factors::Table::new(move |rho| {
+        let setup = super::eval::setup_of(&set, &profile, servers, bytes_per_s * rho);
+        spread(&profile, &setup, w, seeds).mean
+    });
     Some(Box::new(move |values| {
         let f = factors::from_values(values);
         let x = f.compute * table.at(f.network / f.compute)?;
