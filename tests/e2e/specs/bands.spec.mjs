@@ -84,3 +84,27 @@ test('the runs spread as bands, and a range typed in the editor', async ({ ctx }
   const plain = await zengChart(page, 'workers-iteration');
   assert.ok(!plain.includes(BAND), `no band without valid ranges: ${plain.slice(0, 200)}`);
 });
+
+test("spotDNN's frontier banded from a spot price range", async ({ ctx }) => {
+  const { assert } = ctx;
+  const page = await open(ctx);
+  await pickExample(page, 4);
+  await showView(page, 'spotdnn');
+  const chart = page.locator(ID('spotdnn-chart-frontier')).first();
+  await chart.scrollIntoViewIfNeeded();
+  await chartDrawn(chart);
+  assert.ok(!(await chartText(page, 'spotdnn-chart-frontier')).includes(BAND), 'no band without ranges');
+  // ±10% on the first type's spot price (typed in USD/h).
+  await showInputs(page, 'models');
+  await page.locator(ID('range-path')).fill('hardware.catalog[0].spot_price_per_hour');
+  await page.locator(ID('range-add')).click();
+  await page.locator(ID('range-row')).waitFor();
+  await showView(page, 'spotdnn');
+  await page.waitForFunction(
+    ([id, band]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || '').includes(band),
+    ['spotdnn-chart-frontier', BAND],
+    { timeout: 30_000 },
+  );
+  const note = await page.locator('.model-results').filter({ hasText: "The frontier's band" }).count();
+  assert.ok(note > 0, 'a note says what the frontier band is');
+});
