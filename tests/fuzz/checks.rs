@@ -411,17 +411,33 @@ fn size(u: &mut arbitrary::Unstructured, max: usize) -> usize {
     ((max as f64 + 1.0).powf(f64::from(b) / 255.0) - 1.0).round() as usize
 }
 
-/// Copies of the catalog's types under new names (up to 5,000 types).
+/// Copies of the catalog's types under new names (up to 5,000 types),
+/// each measured for spotDNN as its original is, so its plan searches
+/// get as many types.
 fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
+    use ddnn_planner::models::spotdnn::section::SpotDnnSettings;
     let n = size(u, 5_000);
     let base = s.hardware.catalog.clone();
     if base.is_empty() {
         return;
     }
+    let mut spot = s.section::<SpotDnnSettings>("spotdnn").ok();
     for i in 0..n {
         let mut t = base[i % base.len()].clone();
-        t.name = format!("{} copy {i}", t.name);
+        let name = format!("{} copy {i}", t.name);
+        if let Some(sp) = spot.as_mut() {
+            if let Some(m) = sp.measured.iter().find(|m| m.instance == t.name).cloned() {
+                sp.measured.push(ddnn_planner::models::spotdnn::section::Measured {
+                    instance: name.clone(),
+                    ..m
+                });
+            }
+        }
+        t.name = name;
         s.hardware.catalog.push(t);
+    }
+    if let Some(sp) = spot.filter(|_| s.models.contains_key("spotdnn")) {
+        s.set_section("spotdnn", &sp);
     }
 }
 
