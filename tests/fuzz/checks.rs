@@ -415,7 +415,7 @@ fn size(u: &mut arbitrary::Unstructured, max: usize) -> usize {
 /// each measured for spotDNN as its original is, so its plan searches
 /// get as many types.
 fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
-    use ddnn_planner::models::spotdnn::section::SpotDnnSettings;
+    use ddnn_planner::models::spotdnn::section::{Measured, SpotDnnSettings};
     let n = size(u, 5_000);
     let base = s.hardware.catalog.clone();
     if base.is_empty() {
@@ -427,7 +427,7 @@ fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
         let name = format!("{} copy {i}", t.name);
         if let Some(sp) = spot.as_mut() {
             if let Some(m) = sp.measured.iter().find(|m| m.instance == t.name).cloned() {
-                sp.measured.push(ddnn_planner::models::spotdnn::section::Measured {
+                sp.measured.push(Measured {
                     instance: name.clone(),
                     ..m
                 });
