@@ -422,8 +422,16 @@ fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
         return;
     }
     let mut spot = s.section::<SpotDnnSettings>("spotdnn").ok();
+    let mut written = 0;
     for i in 0..n {
         let mut t = base[i % base.len()].clone();
+        // Past a document's limit no reader would let it in (a 4 MB
+        // name copied a thousand times is the run's memory, not the
+        // product's).
+        written += t.name.len();
+        if written > ddnn_planner::scenario::MAX_SCENARIO_BYTES {
+            break;
+        }
         let name = format!("{} copy {i}", t.name);
         if let Some(sp) = spot.as_mut() {
             if let Some(m) = sp.measured.iter().find(|m| m.instance == t.name).cloned() {
@@ -458,9 +466,15 @@ fn groups(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
         return;
     };
     let names: Vec<String> = s.hardware.catalog.iter().map(|t| t.name.clone()).collect();
+    let mut written = 0;
     for i in 0..n {
         let mut g = first.clone();
         if let Some(name) = names.get(i % names.len().max(1)) {
+            // As in `more_types`: not past a document's limit.
+            written += name.len();
+            if written > ddnn_planner::scenario::MAX_SCENARIO_BYTES {
+                break;
+            }
             g.instance = name.clone();
         }
         g.count = count;
