@@ -65,7 +65,10 @@ test('the runs spread as bands, and a range typed in the editor', async ({ ctx }
   }
   const d = page.locator(`figure:has(${ID('zeng-chart-workers-iteration')}) + details.chart-table`);
   await d.locator('summary').click();
-  const heads = await page.locator(ID('zeng-chart-workers-iteration-table')).locator('th').allTextContents();
+  // The table is built when opened, in a later task.
+  const table = page.locator(ID('zeng-chart-workers-iteration-table'));
+  await table.locator('th').first().waitFor();
+  const heads = await table.locator('th').allTextContents();
   assert.ok(heads.includes('10th percentile [s]') && heads.includes('90th percentile [s]'), `percentile columns: ${heads}`);
   await d.locator('summary').click();
 
