@@ -439,6 +439,19 @@ fn banded_lines(r: &Report) -> Vec<(String, String, Vec<f64>, SeriesBand)> {
         .collect()
 }
 
+/// Each of a line's values `y` lies between its band's percentiles
+/// (exactly, no tolerance).
+fn inside_band(line: &str, y: &[f64], b: &SeriesBand) {
+    for (i, v) in y.iter().enumerate() {
+        assert!(
+            b.p10[i] <= *v && *v <= b.p90[i],
+            "{line} point {i}: {v} outside {} to {}",
+            b.p10[i],
+            b.p90[i]
+        );
+    }
+}
+
 /// A timeline's total and its span: (vertical marker's x, x0, x1).
 fn spans(r: &Report) -> Vec<(String, f64, f64, f64)> {
     r.charts
@@ -487,14 +500,7 @@ fn curve_bands_contain_the_curve_and_the_timeline_its_total() {
         assert_eq!(b.samples, 500);
         // Monotone in both inputs: the centre's value lies between the
         // percentiles (exactly, no tolerance).
-        for (i, v) in y.iter().enumerate() {
-            assert!(
-                b.p10[i] <= *v && *v <= b.p90[i],
-                "{chart} {name} point {i}: {v} outside {} to {}",
-                b.p10[i],
-                b.p90[i]
-            );
-        }
+        inside_band(&format!("{chart} {name}"), y, b);
         assert!(
             b.p10.iter().zip(&b.p90).any(|(a, z)| a < z),
             "{chart} {name}: the link moves it"
@@ -558,14 +564,7 @@ fn cynthia_cost_curves_get_bands_from_a_price_range() {
         assert!(lines.iter().any(|l| l.0 == key), "{key}: {:?}", r.notes);
     }
     for (chart, name, y, b) in &lines {
-        for (i, v) in y.iter().enumerate() {
-            assert!(
-                b.p10[i] <= *v && *v <= b.p90[i],
-                "{chart} {name} point {i}: {v} outside {} to {}",
-                b.p10[i],
-                b.p90[i]
-            );
-        }
+        inside_band(&format!("{chart} {name}"), y, b);
     }
 }
 
@@ -859,14 +858,7 @@ fn spotdnn_frontier_plans_are_costed_per_sample() {
         .unwrap_or_else(|| panic!("no frontier band: {:?}", r.notes));
     assert!(y.len() > 1, "{y:?}");
     assert_eq!(b.samples, 300);
-    for (i, v) in y.iter().enumerate() {
-        assert!(
-            b.p10[i] <= *v && *v <= b.p90[i],
-            "point {i}: {v} against {} to {}",
-            b.p10[i],
-            b.p90[i]
-        );
-    }
+    inside_band("frontier", y, b);
     assert!(b.p10.iter().zip(&b.p90).all(|(a, z)| a < z), "{b:?}");
     // The same seed, the same bits; without ranges, no band.
     assert_eq!(
