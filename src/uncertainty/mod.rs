@@ -254,6 +254,11 @@ fn checks_of(setter: &Setter, s: &Scenario) -> Vec<FieldError> {
     }
 }
 
+/// Whether `s` gives ranges that pass `validate`: its reports are banded.
+pub fn has_ranges(s: &Scenario) -> bool {
+    resolved(s).is_some()
+}
+
 /// The ranges of `s`, resolved; `None` when it has none, or any does not
 /// pass `validate` (its messages are at the fields).
 fn resolved(s: &Scenario) -> Option<(&Uncertainty, Vec<Resolved>)> {

@@ -104,7 +104,8 @@ fn the_current_catalog_with_few_workers_equals_brute_force() {
             p.exact.best.as_ref().map(|c| (&c.counts, c.run.cost)),
             b.best.as_ref().map(|c| (&c.counts, c.run.cost))
         );
-        for &(goal, cost) in &p.frontier {
+        for (goal, plan) in &p.frontier {
+            let (goal, cost) = (*goal, plan.as_ref().map(|c| c.run.cost));
             let at = brute_force(&Problem {
                 time_goal_s: goal,
                 ..q.clone()
@@ -141,7 +142,8 @@ fn twenty_five_copies_equal_brute_force_on_the_merged_types() {
         p.exact.best.as_ref().map(|c| (&c.counts, c.run.cost)),
         b.best.as_ref().map(|c| (&c.counts, c.run.cost))
     );
-    for &(goal, cost) in &p.frontier {
+    for (goal, plan) in &p.frontier {
+        let (goal, cost) = (*goal, plan.as_ref().map(|c| c.run.cost));
         let at = brute_force(&Problem {
             time_goal_s: goal,
             ..small.clone()

@@ -101,11 +101,9 @@ pub struct Plans {
     pub fastest: Option<Candidate>,
     /// False when the fastest-cluster search stopped at its budget.
     pub fastest_complete: bool,
-    /// (time goal [s], cheapest cost [USD] or None) along the frontier.
-    pub frontier: Vec<(f64, Option<f64>)>,
-    /// The plan behind each frontier point: instances per type.
-    #[serde(skip)]
-    pub frontier_counts: Vec<Option<Vec<u32>>>,
+    /// (time goal [s], the cheapest plan meeting it, if any) along the
+    /// frontier.
+    pub frontier: Vec<(f64, Option<Candidate>)>,
     /// False when the frontier's searches stopped at their budget.
     pub frontier_complete: bool,
 }
@@ -162,16 +160,22 @@ pub fn evaluate(s: &Scenario) -> Result<SpotEvaluation, Unavailable> {
 }
 
 /// The frontier's plans of `s`, `(time goal [s], instances per type)`
-/// for each goal some plan meets: its band keeps them and costs them
-/// under each sample's inputs (`sample_charts`).
+/// for each goal some plan meets, as `evaluate` finds them (without the
+/// other plans): its band keeps them and costs them under each sample's
+/// inputs (`sample_charts`).
 pub fn frontier_plans(s: &Scenario) -> Vec<(f64, Vec<u32>)> {
-    let Some(p) = evaluate(s).ok().and_then(|e| e.plans) else {
+    let Ok(e) = prepare(s) else {
         return Vec::new();
     };
-    p.frontier
-        .iter()
-        .zip(p.frontier_counts)
-        .filter_map(|(&(goal, _), counts)| Some((goal, counts?)))
+    let Ok(Some((loss_goal, time_goal))) = goals(s, &e) else {
+        return Vec::new();
+    };
+    let p = problem(&e, loss_goal, time_goal);
+    let quick = fastest(&p);
+    frontier(&p, quick.best.as_ref())
+        .0
+        .into_iter()
+        .filter_map(|(goal, plan)| Some((goal, plan?.counts)))
         .collect()
 }
 
@@ -596,16 +600,11 @@ fn plans(e: &SpotEvaluation, loss_goal: f64, time_goal: f64) -> Plans {
         .map(|b| comparisons(&p, b))
         .unwrap_or_default();
     let quick = fastest(&p);
-    let (points, frontier_complete) = frontier(&p, quick.best.as_ref());
-    let (frontier, frontier_counts) = points
-        .into_iter()
-        .map(|(goal, c)| ((goal, c.as_ref().map(|c| c.run.cost)), c.map(|c| c.counts)))
-        .unzip();
+    let (frontier, frontier_complete) = frontier(&p, quick.best.as_ref());
     Plans {
         loss_goal,
         time_goal_s: time_goal,
         frontier,
-        frontier_counts,
         frontier_complete: frontier_complete && quick.complete,
         fastest_complete: quick.complete,
         fastest: quick.best.filter(|_| exact.best.is_none()),

@@ -65,7 +65,7 @@ pub fn build(s: &Scenario, e: &SpotEvaluation) -> Report {
     if let Some(p) = &e.plans {
         if let Some(ch) = frontier_chart(e, p) {
             r.charts.push(ch);
-            if s.uncertainty.as_ref().is_some_and(|u| !u.ranges.is_empty()) {
+            if crate::uncertainty::has_ranges(s) {
                 r.notes.push(Note::info(
                     "The frontier's band: each time goal's plan, chosen on the inputs as given, costed over the samples (with other inputs a goal's cheapest plan may be another).",
                 ));
@@ -643,10 +643,11 @@ fn frontier_table(p: &Plans) -> Table {
         rows: p
             .frontier
             .iter()
-            .map(|&(t, c)| {
+            .map(|(t, c)| {
                 vec![
-                    Value::num(t, Unit::Seconds),
-                    c.map_or(Value::text("no plan"), |c| Value::num(c, Unit::Usd)),
+                    Value::num(*t, Unit::Seconds),
+                    c.as_ref()
+                        .map_or(Value::text("no plan"), |c| Value::num(c.run.cost, Unit::Usd)),
                 ]
             })
             .collect(),
@@ -867,10 +868,9 @@ fn frontier_chart(e: &SpotEvaluation, p: &Plans) -> Option<Chart> {
     let (pts, plans): (Vec<(f64, f64)>, Vec<String>) = p
         .frontier
         .iter()
-        .zip(&p.frontier_counts)
-        .filter_map(|(&(t, c), counts)| {
-            let plan = counts.as_ref().map_or(String::new(), |k| plan_text(&e.types, k));
-            Some(((t, c?), plan))
+        .filter_map(|(t, c)| {
+            let c = c.as_ref()?;
+            Some(((*t, c.run.cost), plan_text(&e.types, &c.counts)))
         })
         .unzip();
     if pts.is_empty() {
