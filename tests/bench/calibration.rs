@@ -37,23 +37,8 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let wanted = |id: &str| only.is_empty() || only.iter().any(|o| o == id);
-    if wanted("zeng") {
-        let s = runs50::scenario();
-        record_value("calibration.zeng50.clusters", clusters(&s) as f64);
-        let zeng = by_id("zeng").expect("zeng is registered");
-        time(
-            "calibration.zeng50",
-            &format!(
-                "calibrate Zeng et al. on 50 runs ({} clusters), with leave-one-out",
-                clusters(&s)
-            ),
-            1,
-            || {
-                black_box(calibrate_model(black_box(&s), zeng, &FitOptions::default()).ok());
-            },
-        );
-    }
-    let sets: [(&str, RunSet); 5] = [
+    let sets: [(&str, RunSet); 6] = [
+        ("zeng", runs50::scenario),
         ("cynthia", runs50::cynthia),
         ("stash", runs50::stash),
         ("spotdnn", runs50::spotdnn),
@@ -64,14 +49,14 @@ fn main() {
     ];
     for (id, s) in sets.into_iter().filter(|(id, _)| wanted(id)) {
         let s = s();
-        record_value(&format!("calibration.{id}50.clusters"), clusters(&s) as f64);
+        let n = clusters(&s);
+        record_value(&format!("calibration.{id}50.clusters"), n as f64);
         let m = by_id(id.strip_suffix("-distinct").unwrap_or(id)).expect("the model is registered");
         time(
             &format!("calibration.{id}50"),
             &format!(
-                "calibrate {} on 50 runs ({} clusters), with leave-one-out",
-                m.name(),
-                clusters(&s)
+                "calibrate {} on 50 runs ({n} clusters), with leave-one-out",
+                m.name()
             ),
             1,
             || {

@@ -344,7 +344,8 @@ fn bound_runtime(s: &mut Scenario) {
 /// The example starts with its lengths bounded as in `evaluate`, so the
 /// work is what the changes make it; `lengths_raised` lifts them again.
 /// Sizes are drawn with a light tail (`size`): the largest come up in
-/// about one input in a hundred, so a run reaches 10⁶ executions.
+/// about one input in a hundred (libFuzzer still keeps many of them in
+/// its corpus: docs/reliability.md, "Runs and findings").
 fn structure(data: &[u8]) {
     let mut u = arbitrary::Unstructured::new(data);
     let Ok(pick) = u.choose_index(EXAMPLES.len()) else {
@@ -425,11 +426,7 @@ fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
     let mut written = 0;
     for i in 0..n {
         let mut t = base[i % base.len()].clone();
-        // Past a document's limit no reader would let it in (a 4 MB
-        // name copied a thousand times is the run's memory, not the
-        // product's).
-        written += t.name.len();
-        if written > ddnn_planner::scenario::MAX_SCENARIO_BYTES {
+        if !within_document(&mut written, &t.name) {
             break;
         }
         let name = format!("{} copy {i}", t.name);
@@ -447,6 +444,14 @@ fn more_types(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
     if let Some(sp) = spot.filter(|_| s.models.contains_key("spotdnn")) {
         s.set_section("spotdnn", &sp);
     }
+}
+
+/// Counts `name`'s bytes into `written`, names copied so far; false past
+/// a document's limit, which no reader lets in (a 4 MB name copied a
+/// thousand times would be the run's memory, not the product's).
+fn within_document(written: &mut usize, name: &str) -> bool {
+    *written += name.len();
+    *written <= ddnn_planner::scenario::MAX_SCENARIO_BYTES
 }
 
 /// A quota of up to 64 on the first up to 64 types (spotDNN's search).
@@ -470,9 +475,7 @@ fn groups(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
     for i in 0..n {
         let mut g = first.clone();
         if let Some(name) = names.get(i % names.len().max(1)) {
-            // As in `more_types`: not past a document's limit.
-            written += name.len();
-            if written > ddnn_planner::scenario::MAX_SCENARIO_BYTES {
+            if !within_document(&mut written, name) {
                 break;
             }
             g.instance = name.clone();
