@@ -56,7 +56,7 @@ WASM_TEST_ENV := \
 	WASM_BINDGEN_TEST_TIMEOUT=120
 
 # $(call step,Title) prints a header line.
-step = @printf '\n==> %s\n' "$(1)"
+step = @printf '\n==> %s  [%s]\n' "$(1)" "$$(date +%T)"
 
 .PHONY: help tools serve dev build release test fmt clippy clippy-native clippy-wasm \
         test-native fuzz-smoke fuzz test-wasm js test-js e2e bench clean
