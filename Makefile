@@ -3,7 +3,7 @@
 #   make serve   install tools, release build, serve dist/ on http://127.0.0.1:8080/
 #   make build   install tools, release build into dist/
 #   make test    install tools, fmt, clippy (native + wasm32), cargo test (native),
-#                a 20 s fuzz smoke run of every parser, wasm tests in headless Chromium,
+#                a 10 s fuzz smoke run of every parser, wasm tests in headless Chromium,
 #                release build, JS package + its node test, browser e2e tests
 #   make fuzz    every fuzz target for 10 minutes or 10^6 runs (docs/reliability.md)
 #   make js      the JS package for documentation pages (wasm-pack) into target/js-pkg
@@ -141,7 +141,7 @@ test-native:
 # libFuzzer on every parser and decoder (tests/fuzz/): a smoke run in `make test`, the
 # long run (each target to 10^6 executions or 10 minutes) by hand; docs/reliability.md
 # has the figures. FUZZ_SECONDS sets the smoke run's length per target.
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 fuzz-smoke:
 	$(call step,fuzz smoke run: every target $(FUZZ_SECONDS) s (tests/fuzz/run.sh))
 	tests/fuzz/run.sh build

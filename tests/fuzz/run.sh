@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh build                  build the fuzz binary (stable Rust,
 #                                            SanitizerCoverage flags, no nightly)
-#   tests/fuzz/run.sh smoke [SECONDS]        every target for SECONDS (20), two at a
+#   tests/fuzz/run.sh smoke [SECONDS]        every target for SECONDS (10), two at a
 #                                            time; any finding fails
 #   tests/fuzz/run.sh run TARGET SECONDS [RUNS]
 #                                            one target until SECONDS or RUNS executions
@@ -68,7 +68,7 @@ run() {
 case ${1:-} in
   build) build ;;
   smoke)
-    secs=${2:-20}
+    secs=${2:-10}
     [[ -x $BIN ]] || build
     failed=0
     # Two at a time (two cores); each prints its line when done.
