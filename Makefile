@@ -142,8 +142,8 @@ test-native:
 	$(call step,cargo test (native))
 	cargo test
 
-# libFuzzer on every parser and decoder (tests/fuzz/): a smoke run in `make test`, the
-# long run (each target to 10^6 executions or 10 minutes) by hand; docs/reliability.md
+# libFuzzer on every parser and decoder (tests/fuzz/): a smoke run after `make test` in
+# .ci/run, the long run (each target to 10^6 executions or 10 minutes) by hand; docs/reliability.md
 # has the figures. FUZZ_SECONDS sets the smoke run's length per target.
 FUZZ_SECONDS ?= 10
 fuzz-smoke:

@@ -510,8 +510,9 @@ fn groups(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
 }
 
 /// A Li et al. profile of up to 150,000 ops (half again the reader's
-/// `MAX_OPS`, so its refusal is reached; more only costs time): a chain, a fan-in onto one op, or a chain closed into a cycle, amounts at
-/// the edges.
+/// `MAX_OPS`, so its refusal is reached; more only costs time): a chain,
+/// a fan-in onto one op, or a chain closed into a cycle, amounts at the
+/// edges.
 fn li_profile_of(u: &mut arbitrary::Unstructured, s: &mut Scenario) {
     let n = size(u, 150_000).max(1);
     let shape = u.int_in_range(0..=2u8).unwrap_or(0);
