@@ -27,8 +27,12 @@ const DAMAGED: &str =
 
 /// Encodes a scenario as a URL fragment (without the leading `#`).
 pub fn encode_fragment(scenario: &Scenario) -> String {
-    let json = serde_json::to_vec(scenario).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    fragment_of_json(&serde_json::to_vec(scenario).unwrap_or_default())
+}
+
+/// The fragment of a scenario already written as compact JSON.
+fn fragment_of_json(json: &[u8]) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(json, 9);
     let sum = crc32fast::hash(&packed).to_be_bytes();
     format!(
         "{FRAGMENT_TAG}.{}.{}",
@@ -40,11 +44,12 @@ pub fn encode_fragment(scenario: &Scenario) -> String {
 /// `encode_fragment`, refusing a scenario that `parse_fragment` would not
 /// accept back (a link that cannot be opened is never handed out).
 pub fn encode_link(scenario: &Scenario) -> Result<String, ScenarioError> {
-    let json_len = serde_json::to_vec(scenario).map_or(0, |v| v.len());
-    if json_len > MAX_SCENARIO_BYTES {
-        return Err(ScenarioError::TooLarge { bytes: json_len });
+    // Written once: measured, then packed.
+    let json = serde_json::to_vec(scenario).unwrap_or_default();
+    if json.len() > MAX_SCENARIO_BYTES {
+        return Err(ScenarioError::TooLarge { bytes: json.len() });
     }
-    let frag = encode_fragment(scenario);
+    let frag = fragment_of_json(&json);
     if frag.len() > MAX_FRAGMENT_CHARS {
         return Err(ScenarioError::Fragment(format!(
             "the link would be {} characters long; links are limited to {MAX_FRAGMENT_CHARS}",
