@@ -107,6 +107,13 @@ pub trait Model: Sync {
     fn assemble(&self, s: &Scenario, _parts: &[Option<String>]) -> Result<Report, Unavailable> {
         self.report(s)
     }
+    /// Whether its report may come from a cache of an earlier evaluation
+    /// (a simulation kept while the inputs it reads stay the same): a
+    /// fast answer then says nothing of how long the next one takes, so
+    /// the page never computes it on its own thread (`worker::quick`).
+    fn caches(&self) -> bool {
+        false
+    }
     /// Its prediction of one measured run (`crate::runs`), from its own
     /// evaluation of a cluster, never a plan search: `s` is the scenario
     /// with the run's cluster (`runs::run_scenario`), and what this model
@@ -398,12 +405,20 @@ pub fn decode_fragment(input: &str) -> Result<Scenario, ScenarioError> {
 
 /// What `model` reads passes validation, or the messages that stop it.
 fn valid(model: &dyn Model, s: &Scenario) -> Result<(), Unavailable> {
+    valid_work(model, s).map(drop)
+}
+
+/// `valid`, and the work `s` asks of `model` (every measure within its
+/// budget).
+pub fn valid_work(model: &dyn Model, s: &Scenario) -> Result<Vec<Work>, Unavailable> {
     let mut errors = validate_for(model, s);
+    let mut work = Vec::new();
     if errors.is_empty() {
-        errors = work::over_budget(model.name(), &model.work(s));
+        work = model.work(s);
+        errors = work::over_budget(model.name(), &work);
     }
     if errors.is_empty() {
-        Ok(())
+        Ok(work)
     } else {
         Err(Unavailable::Invalid { errors })
     }

@@ -60,8 +60,9 @@ pub fn Chart(
         })
     };
     let error = RwSignal::new(None::<String>);
-    // A drawing is under way (it takes several tasks): `aria-busy`, which
-    // also tells the tests a chart is not finished yet.
+    // A drawing is queued (it may wait for the typing to pause) or under
+    // way (it takes several tasks): `aria-busy`, which also tells the
+    // tests a chart is not finished yet.
     let busy = RwSignal::new(false);
     let visible = RwSignal::new(false);
     // The figure last drawn and the width it was drawn at [px].
@@ -95,6 +96,7 @@ pub fn Chart(
                 figure.try_get_untracked(),
                 visible.try_get_untracked(),
             ) else {
+                let _ = busy.try_set(false);
                 return None;
             };
             let width = el.client_width();
@@ -103,6 +105,7 @@ pub fn Chart(
                     .try_with_value(|d| d.as_ref().is_some_and(|(f, w)| *w == width && *f == fig))
                     .unwrap_or(true)
             {
+                let _ = busy.try_set(drawing.busy.get());
                 return None;
             }
             drawn.set_value(Some((fig.clone(), width)));
@@ -133,6 +136,7 @@ pub fn Chart(
             };
             if !queued.get_value() {
                 queued.set_value(true);
+                busy.set(true);
                 let draw = draw.clone();
                 Queue::Draws.push(Box::new(move || draw(true)));
             }

@@ -8,6 +8,10 @@
 //!   downloads. The app's `main` sees it is in a worker and serves
 //!   requests instead of mounting the page. A request may be posted before
 //!   the worker says it is ready (`worker.js` holds it until then).
+//! - A model measured cheap on the scenario (`crate::worker::quick`) is
+//!   computed here, in the edit's own task, so the frame that shows the
+//!   edit shows its numbers; the worker computes it too (for the exports)
+//!   and answers `Same`.
 //! - Edits coalesce: while a request runs, only the newest edit waits. A
 //!   request that has run longer than `REPLACE_AFTER_MS` when a newer edit
 //!   arrives is cancelled by terminating the worker and starting another.
@@ -32,10 +36,15 @@ use super::now_ms;
 use super::task_queue::Queue;
 use crate::scenario::Scenario;
 use crate::worker::parts::{Handout, Splits};
+use crate::worker::quick::{self, Costs, Plan};
 use crate::worker::{
     encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Server,
     ToWorker,
 };
+
+/// A request kept for after the edit's frame is sent after this long
+/// [ms] even if no frame comes (a hidden tab draws none).
+const WAIT_FOR_FRAME_MS: i32 = 50;
 
 /// Most pool workers, whatever the core count says.
 const MOST_HELPERS: usize = 8;
@@ -66,8 +75,18 @@ struct Inner {
     /// The request the worker is computing and when it was sent (ms); sent
     /// again if the worker dies on it.
     in_flight: Option<(Request, f64)>,
-    /// The newest request not yet sent.
+    /// The newest request not yet sent, and the models the page computed
+    /// for it itself.
     queued: Option<Request>,
+    queued_shown: Vec<&'static str>,
+    /// A request whose quick models the page has computed, sent after the
+    /// frame that shows them (`submit`).
+    waiting: Option<(u64, Scenario, Vec<&'static str>)>,
+    /// Every model the page computed itself since the last request sent
+    /// (`ToWorker::Evaluate`'s `replaced`, less those it shows).
+    computed_here: Vec<&'static str>,
+    /// Each model's last measured time, for what the page computes itself.
+    costs: Costs,
     /// The pool, the parts it shares out, and the request whose `Done`
     /// waits for its split models.
     helpers: Vec<Helper>,
@@ -99,9 +118,7 @@ impl Inner {
 
     /// Posts `msg` to the model worker, if there is one.
     fn post(&self, msg: &str) -> bool {
-        self.worker
-            .as_ref()
-            .is_some_and(|w| w.post_message(&JsValue::from_str(msg)).is_ok())
+        self.worker.as_ref().is_some_and(|w| post_text(w, msg))
     }
 
     /// A part came back: the model worker assembles the report so far.
@@ -166,6 +183,10 @@ impl Runtime {
             ready: false,
             in_flight: None,
             queued: None,
+            queued_shown: Vec::new(),
+            waiting: None,
+            computed_here: Vec::new(),
+            costs: Costs::default(),
             helpers: Vec::new(),
             next_key: 0,
             splits: Splits::default(),
@@ -202,18 +223,95 @@ impl Runtime {
         }
         inner.post(&msg);
         for h in &inner.helpers {
-            let _ = h.worker.post_message(&JsValue::from_str(&msg));
+            let _ = post_text(&h.worker, &msg);
         }
     }
 
-    /// Asks for `scenario` to be evaluated as request `id`.
+    /// Asks for `scenario` to be evaluated as request `id`: the quick
+    /// models now (their results reach the handler before this returns),
+    /// the others by the worker.
     pub fn submit(&self, id: u64, scenario: &Scenario) {
+        let shown = self.quick(id, scenario);
         let mut inner = self.0.borrow_mut();
-        let json: Rc<str> = inner.sections.to_json(scenario).into();
-        inner.queued = Some((id, json));
+        for m in &shown {
+            if !inner.computed_here.contains(m) {
+                inner.computed_here.push(m);
+            }
+        }
+        if shown.is_empty() {
+            inner.waiting = None;
+            let json: Rc<str> = inner.sections.to_json(scenario).into();
+            inner.queued = Some((id, json));
+            inner.queued_shown = shown;
+            drop(inner);
+            self.send_queued();
+            return;
+        }
+        // The frame with the quick models' numbers comes first: writing
+        // and posting the request (1-2 ms with a long layer table) waits
+        // for it, and a burst of keystrokes sends only its last edit.
+        let first = inner.waiting.is_none();
+        inner.waiting = Some((id, scenario.clone(), shown));
         drop(inner);
+        if first {
+            let rt = self.clone();
+            super::task_queue::after_next_frame_or(WAIT_FOR_FRAME_MS, move || rt.send_waiting());
+        }
+    }
+
+    /// Sends the request `submit` kept for after its frame, if still kept.
+    fn send_waiting(&self) {
+        let mut inner = self.0.borrow_mut();
+        let Some((id, scenario, shown)) = inner.waiting.take() else {
+            return;
+        };
+        let json: Rc<str> = inner.sections.to_json(&scenario).into();
+        inner.queued = Some((id, json));
+        inner.queued_shown = shown;
+        drop(inner);
+        self.send_queued();
+    }
+
+    fn send_queued(&self) {
         self.replace_if_stale();
         self.pump();
+    }
+
+    /// Computes the models that are quick on `scenario` here and hands
+    /// their results to the handler; returns their ids.
+    fn quick(&self, id: u64, scenario: &Scenario) -> Vec<&'static str> {
+        let (plans, handler) = {
+            let mut inner = self.0.borrow_mut();
+            if inner.inline() {
+                return Vec::new();
+            }
+            let kept_aside = !inner.kept.is_empty();
+            (
+                inner.costs.plan(id, scenario, kept_aside),
+                inner.handler.clone(),
+            )
+        };
+        let mut shown = Vec::new();
+        for (model, plan) in crate::models::MODELS.iter().zip(plans) {
+            let Plan::Quick(units) = plan else { continue };
+            let start = now_ms();
+            let (outcome, _) = quick::evaluate(*model, scenario);
+            let elapsed_ms = now_ms() - start;
+            if let Some(units) = units {
+                self.0
+                    .borrow_mut()
+                    .costs
+                    .measured_here(*model, units, elapsed_ms);
+            }
+            shown.push(model.id());
+            handler(FromWorker::Result {
+                id,
+                model: model.id().to_string(),
+                outcome,
+                elapsed_ms,
+            });
+        }
+        shown
     }
 
     /// A newer edit waits while the running request is young; once it has
@@ -291,7 +389,7 @@ impl Runtime {
         }
         if inner.inline() {
             if let Some((id, json)) = inner.queued.take() {
-                let msg = evaluate_request(id, &json, false);
+                let msg = evaluate_request(id, &json, false, &[], &[]);
                 inner.in_flight = Some(((id, json), now_ms()));
                 drop(inner);
                 self.run_inline(msg);
@@ -307,11 +405,20 @@ impl Runtime {
         let Some((id, json)) = inner.queued.take() else {
             return;
         };
-        let msg = evaluate_request(id, &json, Inner::pool_size() > 0);
+        let shown = std::mem::take(&mut inner.queued_shown);
+        let replaced: Vec<&str> = inner
+            .computed_here
+            .iter()
+            .copied()
+            .filter(|m| !shown.contains(m))
+            .collect();
+        let msg = evaluate_request(id, &json, Inner::pool_size() > 0, &shown, &replaced);
         if inner.post(&msg) {
             inner.in_flight = Some(((id, json), now_ms()));
+            inner.computed_here.clear();
         } else {
             inner.queued = Some((id, json));
+            inner.queued_shown = shown;
         }
     }
 
@@ -338,7 +445,7 @@ impl Runtime {
                 break;
             };
             let msg = part_request(id, &part.model, part.part, &json);
-            if h.worker.post_message(&JsValue::from_str(&msg)).is_ok() {
+            if post_text(&h.worker, &msg) {
                 h.holding = Some(part);
             } else {
                 inner.splits.lost(&part);
@@ -383,7 +490,7 @@ impl Runtime {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         for (_, msg) in &self.0.borrow().kept {
-            let _ = worker.post_message(&JsValue::from_str(msg));
+            let _ = post_text(&worker, msg);
         }
         self.0.borrow_mut().helpers.push(Helper {
             key,
@@ -486,7 +593,7 @@ impl Runtime {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let mut inner = self.0.borrow_mut();
         for (_, msg) in &inner.kept {
-            let _ = worker.post_message(&JsValue::from_str(msg));
+            let _ = post_text(&worker, msg);
         }
         inner.worker = Some(worker);
         inner._on_message = Some(on_message);
@@ -562,8 +669,19 @@ impl Runtime {
                 self.0.borrow_mut().part_done(&part, text.clone());
                 return;
             }
-            FromWorker::Result { id, model, .. } | FromWorker::Same { id, model, .. } => {
+            FromWorker::Result {
+                id,
+                model,
+                elapsed_ms,
+                ..
+            }
+            | FromWorker::Same {
+                id,
+                model,
+                elapsed_ms,
+            } => {
                 let mut inner = self.0.borrow_mut();
+                inner.costs.measured(*id, model, *elapsed_ms);
                 inner.splits.answered(*id, model);
                 if inner.done_waits == Some(*id) && !inner.splits.pending(*id) {
                     // The last split model: the request is done now.
@@ -623,6 +741,25 @@ impl Runtime {
     }
 }
 
+/// Posts a request to a worker as UTF-8 bytes whose buffer moves with the
+/// message: a scenario's JSON (tens of KB with a long layer table) posted
+/// as a string was decoded into a JS string and then copied into the
+/// message, about 1 ms of each edit's task; bytes are copied once.
+fn post_text(worker: &Worker, msg: &str) -> bool {
+    let bytes = js_sys::Uint8Array::from(msg.as_bytes());
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    worker.post_message_with_transfer(&bytes, &transfer).is_ok()
+}
+
+/// A request as the worker receives it: `post_text`'s bytes, or a string.
+fn received_text(data: &JsValue) -> Option<String> {
+    if let Some(s) = data.as_string() {
+        return Some(s);
+    }
+    let bytes = data.dyn_ref::<js_sys::Uint8Array>()?;
+    String::from_utf8(bytes.to_vec()).ok()
+}
+
 /// The worker side: called by the app's `main` when it runs in a worker.
 /// Returns false on the page.
 pub fn serve_if_worker() -> bool {
@@ -636,7 +773,7 @@ pub fn serve_if_worker() -> bool {
     let post_scope = scope.clone();
     let mut server = Server::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let Some(text) = ev.data().as_string() else {
+        let Some(text) = received_text(&ev.data()) else {
             return;
         };
         let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into())

@@ -37,14 +37,28 @@ use state::{embed_mode, share_url, AppState, Embed};
 pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
-    let title = move || state.scenario.with(Scenario::display_title);
+    task_queue::watch_typing();
+    let title = Memo::new(move |_| state.scenario.with(Scenario::display_title));
     let summary = move || state.scenario.with(Scenario::summary_line);
-    // The tab's title names the scenario shown, and follows it.
+    // The tab's title names the scenario shown, and follows it: set after
+    // the frame that shows an edit (setting it takes the browser 1-2 ms,
+    // which the edit's own frame should not wait for), once for a burst.
+    let pending = StoredValue::new(None::<String>);
     Effect::new(move |_| {
-        let t = state.scenario.with(Scenario::display_title);
-        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-            doc.set_title(&format!("{t} — ddnn-planner"));
+        let t = title.get();
+        if pending
+            .try_update_value(|p| p.replace(t))
+            .flatten()
+            .is_some()
+        {
+            return;
         }
+        task_queue::after_next_frame(move || {
+            let t = pending.try_update_value(Option::take).flatten();
+            if let (Some(t), Some(doc)) = (t, web_sys::window().and_then(|w| w.document())) {
+                doc.set_title(&format!("{t} — ddnn-planner"));
+            }
+        });
     });
     let embed = embed_mode();
     if embed != Embed::No {

@@ -20,7 +20,9 @@ pub type Job = Box<dyn FnOnce() -> Option<Later>>;
 pub enum Queue {
     /// Chart drawings: each after the next frame, so the browser lays out
     /// and paints what changed (new numbers, a new report) first, not
-    /// inside plotly's measurements.
+    /// inside plotly's measurements; and while the user types, after a
+    /// pause of `TYPING_PAUSE_MS`, so a keystroke's numbers never wait
+    /// behind the drawing of the one before.
     Draws,
     /// Worker messages, acted on in the order they came.
     Inbox,
@@ -57,11 +59,30 @@ impl Queue {
         }
         let scheduled = match self {
             Queue::Inbox => new_task(move || self.run_one()),
-            Queue::Draws => after_next_frame(move || self.run_one()),
+            Queue::Draws => after_next_frame(move || self.run_when_not_typing()),
         };
         if !scheduled {
             // No tasks can be made (no window): the jobs wait for the next push.
             self.with(|s| s.scheduled.set(false));
+        }
+    }
+
+    /// Runs the next job once the keyboard has been still for
+    /// `TYPING_PAUSE_MS`.
+    fn run_when_not_typing(self) {
+        let still = typing_still_ms();
+        if still >= TYPING_PAUSE_MS {
+            self.run_one();
+            return;
+        }
+        let later = Closure::once_into_js(move || self.run_when_not_typing());
+        let wait = (TYPING_PAUSE_MS - still).ceil() as i32;
+        let waiting = web_sys::window().is_some_and(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait)
+                .is_ok()
+        });
+        if !waiting {
+            self.run_one();
         }
     }
 
@@ -82,6 +103,41 @@ impl Queue {
             self.schedule();
         }
     }
+}
+
+/// How long the keyboard must be still before a chart draws [ms]: a
+/// keystroke's numbers are on screen within a frame, and a drawing (10 to
+/// 50 ms of plotly's work, in slices) started between two keystrokes
+/// would hold the second one's frame back.
+pub const TYPING_PAUSE_MS: f64 = 120.0;
+
+thread_local! {
+    /// When the last key went down on the page [ms, `performance.now()`].
+    static LAST_KEY: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+    /// Listens for keys on the whole document, from the first use on.
+    static KEY_LISTENER: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>> = {
+        let on_key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|ev: web_sys::KeyboardEvent| {
+            LAST_KEY.with(|t| t.set(ev.time_stamp()));
+        });
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| {
+                d.add_event_listener_with_callback_and_bool("keydown", on_key.as_ref().unchecked_ref(), true)
+                    .ok()
+            })
+            .map(|()| on_key)
+    };
+}
+
+/// Listens for keys from now on (the page calls it once at its start).
+pub fn watch_typing() {
+    KEY_LISTENER.with(|_| ());
+}
+
+/// How long since the last key went down [ms] (infinite: none yet).
+fn typing_still_ms() -> f64 {
+    let last = LAST_KEY.with(Cell::get);
+    super::now_ms() - last
 }
 
 /// The channel, the jobs waiting for its messages, and its handler.
@@ -109,7 +165,7 @@ thread_local! {
 }
 
 /// Runs `job` in a task of its own after the next frame.
-fn after_next_frame(job: impl FnOnce() + 'static) -> bool {
+pub fn after_next_frame(job: impl FnOnce() + 'static) -> bool {
     let Some(w) = web_sys::window() else {
         return false;
     };
@@ -118,6 +174,30 @@ fn after_next_frame(job: impl FnOnce() + 'static) -> bool {
     });
     w.request_animation_frame(after_frame.unchecked_ref())
         .is_ok()
+}
+
+/// Runs `job` once, in a task of its own after the next frame, or after
+/// `ms` if no frame comes first (a hidden tab draws none).
+pub fn after_next_frame_or(ms: i32, job: impl FnOnce() + 'static) {
+    let job = std::rc::Rc::new(std::cell::Cell::new(Some(
+        Box::new(job) as Box<dyn FnOnce()>
+    )));
+    let once = move || {
+        if let Some(job) = job.take() {
+            job();
+        }
+    };
+    let (later, now) = (once.clone(), once.clone());
+    let framed = after_next_frame(once);
+    let timer = Closure::once_into_js(later);
+    let timed = web_sys::window().is_some_and(|w| {
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), ms)
+            .is_ok()
+    });
+    if !framed && !timed {
+        // Nothing to wait on (no window): nothing draws either.
+        now();
+    }
 }
 
 /// Runs `job` in a task of its own, soon (by `setTimeout` if no channel

@@ -1,12 +1,15 @@
 //! The evaluation runtime's protocol and its worker side, free of web
 //! crates so it is tested natively.
 //!
-//! The page never evaluates a model on its main thread: it posts the
-//! scenario to a Web Worker (`ToWorker`, as JSON text), which answers with
-//! one message per model as each finishes (`FromWorker`), so a slow model
-//! never holds back a fast one and a newer edit can replace a computation
-//! that is still running (the page terminates the worker and starts a new
-//! one). `serve` is the whole worker: the wasm glue only moves strings.
+//! The page posts the scenario to a Web Worker (`ToWorker`, as JSON
+//! text), which answers with one message per model as each finishes
+//! (`FromWorker`), so a slow model never holds back a fast one and a newer
+//! edit can replace a computation that is still running (the page
+//! terminates the worker and starts a new one). Only a model measured to
+//! take a millisecond or two (`quick`) is also computed on the page, in
+//! the edit's own task, so its numbers are in the edit's own frame; the
+//! request names it and the worker answers it `Same`. `serve` is the whole
+//! worker: the wasm glue only moves strings.
 //!
 //! ```text
 //!  page (main thread)                    worker (externally tagged JSON:
@@ -24,6 +27,7 @@
 
 pub mod imports;
 pub mod parts;
+pub mod quick;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -63,6 +67,16 @@ pub enum ToWorker {
         /// answers `Split` instead of computing them here.
         #[serde(default)]
         split: bool,
+        /// Models the page computed itself for this request
+        /// (`quick`): computed here too, for the exports, and answered
+        /// `Same`, as the page already shows them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        shown: Vec<String>,
+        /// Models the page computed itself for edits replaced before they
+        /// were sent: what this worker last sent for them is no longer
+        /// what the page shows.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        replaced: Vec<String>,
     },
     /// Part `part` of `model`'s report of `scenario` (a pool worker).
     Part {
@@ -230,6 +244,17 @@ impl From<Result<Report, Unavailable>> for Outcome {
 }
 
 impl Outcome {
+    /// A model's outcome as the page receives it: tables cut to
+    /// `PAGE_TABLE_ROWS` (the worker keeps them whole, for the exports).
+    pub fn trimmed(result: &Result<Report, Unavailable>) -> Self {
+        match result {
+            Ok(r) => Outcome::Report {
+                report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
+            },
+            Err(why) => Outcome::Unavailable { why: why.clone() },
+        }
+    }
+
     pub fn into_result(self) -> Result<Report, Unavailable> {
         match self {
             Outcome::Report { report } => Ok(*report),
@@ -240,8 +265,26 @@ impl Outcome {
 
 /// `ToWorker::Evaluate` around a scenario already written as JSON (the
 /// page writes it once per edit, for this and every `part_request`).
-pub fn evaluate_request(id: u64, scenario_json: &str, split: bool) -> String {
-    format!("{{\"evaluate\":{{\"id\":{id},\"scenario\":{scenario_json},\"split\":{split}}}}}")
+/// `shown` and `replaced` are `ToWorker::Evaluate`'s.
+pub fn evaluate_request(
+    id: u64,
+    scenario_json: &str,
+    split: bool,
+    shown: &[&str],
+    replaced: &[&str],
+) -> String {
+    let list = |key: &str, ids: &[&str]| {
+        if ids.is_empty() {
+            String::new()
+        } else {
+            format!(",\"{key}\":{}", encode(&ids))
+        }
+    };
+    format!(
+        "{{\"evaluate\":{{\"id\":{id},\"scenario\":{scenario_json},\"split\":{split}{}{}}}}}",
+        list("shown", shown),
+        list("replaced", replaced)
+    )
 }
 
 /// `ToWorker::Keep` around JSON already written (`json` must be JSON: a
@@ -311,7 +354,14 @@ impl Server {
                 id,
                 scenario,
                 split,
-            }) => self.evaluate(id, scenario, split, post, now),
+                shown,
+                replaced,
+            }) => {
+                for m in &replaced {
+                    self.sent.remove(m);
+                }
+                self.evaluate(id, scenario, split, &shown, post, now)
+            }
             Ok(ToWorker::Part {
                 id,
                 model,
@@ -414,6 +464,7 @@ impl Server {
         id: u64,
         mut scenario: Box<Scenario>,
         split: bool,
+        shown: &[String],
         post: &mut dyn FnMut(String),
         now: &dyn Fn() -> f64,
     ) {
@@ -470,6 +521,10 @@ impl Server {
                 let post = post.into_inner();
                 if partials.get() {
                     self.sent.remove(&model_id);
+                }
+                if shown.contains(&model_id) {
+                    self.sent
+                        .insert(model_id.clone(), Outcome::trimmed(&result));
                 }
                 self.finish(id, model_id, result, now() - start, post);
             }
@@ -555,12 +610,7 @@ impl Server {
         elapsed_ms: f64,
         post: &mut dyn FnMut(String),
     ) {
-        let outcome = match &result {
-            Ok(r) => Outcome::Report {
-                report: Box::new(r.trimmed(PAGE_TABLE_ROWS)),
-            },
-            Err(why) => Outcome::Unavailable { why: why.clone() },
-        };
+        let outcome = Outcome::trimmed(&result);
         // As the page keeps its reports: a new one replaces the old,
         // missing inputs clear it, invalid ones keep it.
         let slot = self.last_good.iter().position(|r| r.model == model_id);
@@ -649,6 +699,8 @@ mod tests {
             id: 5,
             scenario: Box::new(s),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         }));
         let parts: Vec<(u32, u32, usize)> = msgs
             .iter()
@@ -711,7 +763,7 @@ mod tests {
         let mut out = Vec::new();
         let json = serde_json::to_string(&s).unwrap_or_default();
         main.handle(
-            &evaluate_request(9, &json, true),
+            &evaluate_request(9, &json, true, &[], &[]),
             &mut |m| out.push(m),
             &|| 0.0,
         );
@@ -799,6 +851,8 @@ mod tests {
             id: 7,
             scenario: Box::new(s.clone()),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         }));
         // progress + result of the first model, the link, progress + result
         // of every other model and analysis, then done.
@@ -843,6 +897,8 @@ mod tests {
             id: 3,
             scenario: Box::new(s.clone()),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         }));
         for a in ANALYSES {
             let got = msgs.iter().find_map(|m| match m {
@@ -864,9 +920,11 @@ mod tests {
             id: 5,
             scenario: Box::new(s.clone()),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         });
         let json = serde_json::to_string(&s).unwrap_or_default();
-        assert_eq!(evaluate_request(5, &json, false), owned);
+        assert_eq!(evaluate_request(5, &json, false, &[], &[]), owned);
         let part = part_request(5, "li", 3, &json);
         let read: ToWorker = serde_json::from_str(&part).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
@@ -886,6 +944,8 @@ mod tests {
             id: 1,
             scenario: Box::new(Scenario::example()),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         }));
         let done: Vec<usize> = msgs
             .iter()
@@ -917,6 +977,8 @@ mod tests {
             id: 3,
             scenario: Box::new(s.clone()),
             split: false,
+            shown: Vec::new(),
+            replaced: Vec::new(),
         });
         server.handle(&req, &mut |m| out.push(m), &|| 0.0);
         let zeng = out
@@ -980,7 +1042,7 @@ mod tests {
             let mut out = Vec::new();
             let json = serde_json::to_string(s).unwrap_or_default();
             server.handle(
-                &evaluate_request(id, &json, false),
+                &evaluate_request(id, &json, false, &[], &[]),
                 &mut |m| out.push(m),
                 &|| 0.0,
             );
@@ -1005,6 +1067,60 @@ mod tests {
         let changed = ask(3, &s);
         assert_eq!(whole(&changed, "zeng"), Some(true), "{changed:?}");
         assert_eq!(whole(&changed, "papers"), Some(false), "{changed:?}");
+    }
+
+    /// A model the page computed itself (`quick`) is answered `Same`,
+    /// its outcome the page's to the bit, and its whole report is kept
+    /// for the exports; the next request compares with it.
+    #[test]
+    fn a_model_the_page_shows_is_answered_same_and_exported() {
+        let s = crate::scenario::Scenario::example();
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        let mut server = Server::default();
+        let mut out = Vec::new();
+        server.handle(
+            &evaluate_request(1, &json, false, &["zeng"], &[]),
+            &mut |m| out.push(m),
+            &|| 0.0,
+        );
+        let msgs: Vec<FromWorker> = out
+            .iter()
+            .filter_map(|m| serde_json::from_str(m).ok())
+            .collect();
+        assert!(msgs
+            .iter()
+            .any(|m| matches!(m, FromWorker::Same { model, .. } if model == "zeng")));
+        assert!(msgs
+            .iter()
+            .any(|m| matches!(m, FromWorker::Result { model, .. } if model == "cynthia")));
+        let zeng = by_id("zeng").map(|m| quick::evaluate(m, &s).0);
+        assert_eq!(server.sent.get("zeng"), zeng.as_ref());
+        let exported = server.export(ExportFormat::Json).unwrap_or_default();
+        assert!(exported.contains("\"model\": \"zeng\""), "{exported}");
+        // The page then computed Zeng for an edit the worker never saw:
+        // the same scenario again is sent whole, not `Same`.
+        let request = evaluate_request(2, &json, false, &[], &["zeng"]);
+        let owned = encode(&ToWorker::Evaluate {
+            id: 2,
+            scenario: Box::new(s.clone()),
+            split: false,
+            shown: Vec::new(),
+            replaced: vec!["zeng".into()],
+        });
+        assert_eq!(
+            serde_json::from_str::<ToWorker>(&request).ok(),
+            serde_json::from_str::<ToWorker>(&owned).ok()
+        );
+        let mut out = Vec::new();
+        server.handle(&request, &mut |m| out.push(m), &|| 0.0);
+        let zeng: Vec<FromWorker> = out
+            .iter()
+            .filter_map(|m| serde_json::from_str(m).ok())
+            .filter(|m| {
+                matches!(m, FromWorker::Result { model, .. } | FromWorker::Same { model, .. } if model == "zeng")
+            })
+            .collect();
+        assert!(matches!(&zeng[..], [FromWorker::Result { .. }]), "{zeng:?}");
     }
 
     #[test]
@@ -1081,7 +1197,7 @@ mod keep_tests {
         let mut out = Vec::new();
         let json = serde_json::to_string(&whole).unwrap_or_default();
         direct.handle(
-            &evaluate_request(1, &json, false),
+            &evaluate_request(1, &json, false, &[], &[]),
             &mut |m| out.push(m),
             &|| 0.0,
         );
@@ -1097,7 +1213,7 @@ mod keep_tests {
         for id in [2, 3] {
             let mut out = Vec::new();
             server.handle(
-                &evaluate_request(id, &json, false),
+                &evaluate_request(id, &json, false, &[], &[]),
                 &mut |m| out.push(m),
                 &|| 0.0,
             );
@@ -1129,7 +1245,7 @@ mod keep_tests {
         let mut fresh = Server::default();
         let mut out = Vec::new();
         fresh.handle(
-            &evaluate_request(4, &json, false),
+            &evaluate_request(4, &json, false, &[], &[]),
             &mut |m| out.push(m),
             &|| 0.0,
         );

@@ -104,9 +104,12 @@ function wrapWorker() {
   const requests = new Map();
   window.__ddnnRequests = requests;
   window.__ddnnNativeWorker = Native;
-  // Messages are externally tagged JSON: `"ready"`, `{"result":{"id":7,…}}`.
+  // Messages are externally tagged JSON: `"ready"`, `{"result":{"id":7,…}}`;
+  // the page posts its requests as UTF-8 bytes (src/ui/evaluation.rs).
+  const utf8 = new TextDecoder();
   const head = (data) => {
-    const m = typeof data === 'string' ? /^(?:"(\w+)"|\{"(\w+)":\{(?:"id":(\d+))?)/.exec(data) : null;
+    const text = data instanceof Uint8Array ? utf8.decode(data.subarray(0, 48)) : data;
+    const m = typeof text === 'string' ? /^(?:"(\w+)"|\{"(\w+)":\{(?:"id":(\d+))?)/.exec(text) : null;
     return m && [m[0], m[1] || m[2], m[3]];
   };
   window.Worker = class extends Native {
@@ -150,7 +153,8 @@ function wrapWorker() {
       if (data instanceof WebAssembly.Module) window.__ddnnModule = data;
       const m = head(data);
       if (m && m[1] === 'evaluate' && m[2] !== undefined) {
-        window.__ddnnLastRequest = data;
+        // A copy: the bytes' buffer moves to the worker with the message.
+        window.__ddnnLastRequest = data instanceof Uint8Array ? data.slice() : data;
         requests.set(Number(m[2]), { id: Number(m[2]), posted: performance.now(), elapsed: 0, results: 0, handlers: 0, done: null, arrivals: [] });
       }
       return super.postMessage(data, ...rest);
@@ -163,7 +167,8 @@ function wrapWorker() {
 // request, post → done minus the models' own time.
 async function isolatedRoundTrips(n) {
   const [url, opts] = window.__ddnnWorkerArgs;
-  const request = window.__ddnnLastRequest;
+  const last = window.__ddnnLastRequest;
+  const request = typeof last === 'string' ? last : new TextDecoder().decode(last);
   const w = new window.__ddnnNativeWorker(url, opts);
   // worker.js waits for the page's compiled wasm (or asks for a fetch).
   w.postMessage(window.__ddnnModule || 'fetch-wasm');
@@ -189,7 +194,9 @@ async function isolatedRoundTrips(n) {
         if (e) elapsed += Number(e[1]);
         return d.startsWith(`{"done":{"id":${id}`);
       });
-      w.postMessage(msg);
+      // As the page posts it: UTF-8 bytes, their buffer moved.
+      const bytes = new TextEncoder().encode(msg);
+      w.postMessage(bytes, [bytes.buffer]);
       await done;
       out.push({ overhead: performance.now() - t0 - elapsed, elapsed });
       await new Promise((r) => setTimeout(r, 20));

@@ -748,7 +748,7 @@ fn li_bands_stream_in_chunks_and_end_as_computed_whole() {
 fn the_worker_posts_li_bands_as_they_grow() {
     use ddnn_planner::worker::{Counted, FromWorker, Server};
     let s = li_small();
-    let request = ddnn_planner::worker::evaluate_request(7, &s.to_json(), false);
+    let request = ddnn_planner::worker::evaluate_request(7, &s.to_json(), false, &[], &[]);
     let mut posted: Vec<FromWorker> = Vec::new();
     Server::default().handle(
         &request,

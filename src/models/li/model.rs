@@ -276,6 +276,10 @@ impl Model for Li {
         super::eval::evaluate(s).map(|e| super::report::headline(&e))
     }
 
+    fn caches(&self) -> bool {
+        true
+    }
+
     fn report_streamed(
         &self,
         s: &Scenario,
