@@ -149,7 +149,7 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
                     {move || missing.get().into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ")}
                 </p>
             </Show>
-            {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r /> })}
+            <ReportBody id=id report=slot.last_good />
             <ReportActions id=id entry=slot />
             <ReportDownloads id=id entry=slot />
             <For each=move || chart_keys.get() key=|k| k.clone() let:chart>
@@ -165,64 +165,149 @@ pub fn ModelResults(entry: ModelSlot) -> impl IntoView {
     }
 }
 
+/// A report's subject, headline figures and notes. Built once per shape
+/// (which figures, their labels and kinds) and updated in place: an edit
+/// that changes only numbers sets only the text that changed. (Rebuilt
+/// whole, every element's attributes were removed and set again, which
+/// restyled and laid out the whole panel on each keystroke.)
 #[component]
 pub fn ReportBody(
     id: &'static str,
-    report: Arc<Report>,
+    /// The report shown (nothing while `None`).
+    #[prop(into)]
+    report: Signal<Option<Arc<Report>>>,
     /// The overview's few figures (keys, in order; empty: the first
     /// four): notes and the rest stay in the model's own view.
     #[prop(optional)]
     compact: Option<&'static [&'static str]>,
 ) -> impl IntoView {
+    let shown = Memo::new(move |_| report.with(Option::is_some));
+    let subject = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| format!("{} · {}", r.model_name, r.subject))
+                .unwrap_or_default()
+        })
+    });
+    let shape = Memo::new(move |_| report.with(|r| r.as_ref().map(|r| figure_shapes(r, compact))));
+    let headline = move || {
+        shape.get().map(|figures| {
+            figures
+                .into_iter()
+                .map(|shape| kpi(id, report, shape))
+                .collect_view()
+        })
+    };
+    let notes = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref()
+                .filter(|_| compact.is_none())
+                .map(|r| {
+                    r.notes
+                        .iter()
+                        .map(|n| (format!("note {}", n.level.label()), n.text.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <Show when=move || shown.get()>
+            <p class="hint subject" data-testid=format!("{id}-subject")>{move || subject.get()}</p>
+            <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
+            <ul class="notes" data-testid=format!("{id}-notes")>
+                <For each=move || notes.get() key=|n| n.clone() let:note>
+                    <li class=note.0>{note.1}</li>
+                </For>
+            </ul>
+        </Show>
+    }
+}
+
+/// What a headline figure's box is made of; its value is read apart.
+#[derive(Clone, PartialEq)]
+struct FigureShape {
+    key: String,
+    label: String,
+    /// Short words (a regime) stay large; sentences span the row.
+    words: bool,
+    band: bool,
+    published: bool,
+    source: String,
+}
+
+/// The shapes of the figures `compact` chooses (all, without it).
+fn figure_shapes(r: &Report, compact: Option<&'static [&'static str]>) -> Vec<FigureShape> {
     let chosen: Vec<&crate::report::Figure> = match compact {
-        None => report.headline.iter().collect(),
-        Some([]) => report.headline.iter().take(OVERVIEW_FIGURES).collect(),
+        None => r.headline.iter().collect(),
+        Some([]) => r.headline.iter().take(OVERVIEW_FIGURES).collect(),
         Some(keys) => keys
             .iter()
-            .filter_map(|k| report.headline.iter().find(|f| f.key == *k))
+            .filter_map(|k| r.headline.iter().find(|f| f.key == *k))
             .collect(),
     };
-    let compact = compact.is_some();
-    let headline = chosen
+    chosen
         .into_iter()
-        .map(|f| {
-            let testid = format!("{id}-{}", f.key);
-            let title = f.value.number().map(|v| format!("{v}")).unwrap_or_default();
-            // Short words (a regime) stay large; sentences span the row.
-            let class = match &f.value {
-                crate::report::Value::Text { text } if text.chars().count() > 24 => "kpi words",
-                _ => "kpi",
-            };
-            view! {
-                <div class=class>
-                    <span class="kpi-label">{f.label.clone()}</span>
-                    <span class="kpi-value" data-testid=testid.clone() title=title>{f.value.display()}</span>
-                    {f.band.as_ref().and_then(|b| crate::uncertainty::display(b, &f.value)).map(|b| view! {
-                        <span class="kpi-band" data-testid=format!("{testid}-band")>{b}</span>
-                    })}
-                    {f.published.as_ref().map(|p| view! {
-                        <span class="kpi-published" data-testid=format!("{testid}-published")>"as published: "{p.display()}</span>
-                    })}
-                    {(!f.source.is_empty()).then(|| view! { <span class="kpi-source">{f.source.clone()}</span> })}
-                </div>
-            }
+        .map(|f| FigureShape {
+            key: f.key.clone(),
+            label: f.label.clone(),
+            words: matches!(&f.value, crate::report::Value::Text { text } if text.chars().count() > 24),
+            band: f.band.is_some(),
+            published: f.published.is_some(),
+            source: f.source.clone(),
         })
-        .collect_view();
-    let notes = report
-        .notes
-        .iter()
-        .filter(|_| !compact)
-        .map(|n| {
-            let class = format!("note {}", n.level.label());
-            view! { <li class=class>{n.text.clone()}</li> }
+        .collect()
+}
+
+/// A headline figure's value as shown: its text, its exact number (the
+/// tooltip), its band and its value as published.
+#[derive(Clone, Default, PartialEq)]
+struct FigureText {
+    value: String,
+    exact: String,
+    band: Option<String>,
+    published: Option<String>,
+}
+
+/// One headline figure's box, its texts following `report`.
+fn kpi(id: &'static str, report: Signal<Option<Arc<Report>>>, shape: FigureShape) -> impl IntoView {
+    let key = shape.key.clone();
+    let text = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref()
+                .and_then(|r| r.headline.iter().find(|f| f.key == key))
+                .map(|f| FigureText {
+                    value: f.value.display(),
+                    exact: f.value.number().map(|v| format!("{v}")).unwrap_or_default(),
+                    band: f
+                        .band
+                        .as_ref()
+                        .and_then(|b| crate::uncertainty::display(b, &f.value)),
+                    published: f.published.as_ref().map(|p| p.display()),
+                })
+                .unwrap_or_default()
         })
-        .collect_view();
+    });
+    let testid = format!("{id}-{}", shape.key);
+    let class = if shape.words { "kpi words" } else { "kpi" };
     view! {
-        <p class="hint subject" data-testid=format!("{id}-subject")>
-            {report.model_name.clone()} " · " {report.subject.clone()}
-        </p>
-        <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
-        <ul class="notes" data-testid=format!("{id}-notes")>{notes}</ul>
+        <div class=class>
+            <span class="kpi-label">{shape.label}</span>
+            <span class="kpi-value" data-testid=testid.clone() title=move || text.with(|t| t.exact.clone())>
+                {move || text.with(|t| t.value.clone())}
+            </span>
+            {shape.band.then(|| view! {
+                <span class="kpi-band" data-testid=format!("{testid}-band")>
+                    {move || text.with(|t| t.band.clone().unwrap_or_default())}
+                </span>
+            })}
+            {shape.published.then(|| view! {
+                <span class="kpi-published" data-testid=format!("{testid}-published")>
+                    "as published: " {move || text.with(|t| t.published.clone().unwrap_or_default())}
+                </span>
+            })}
+            {(!shape.source.is_empty()).then(|| view! { <span class="kpi-source">{shape.source}</span> })}
+        </div>
     }
 }
 
@@ -408,53 +493,104 @@ fn TableBlock(
 ) -> impl IntoView {
     let limit = RwSignal::new(TABLE_ROWS);
     let total = Signal::derive(move || table.with(|t| t.as_ref().map_or(0, |t| t.rows.len())));
+    // A memo: the caption's paragraph is rebuilt only when its text changes.
+    let caption = Memo::new(move |_| {
+        table.with(|t| {
+            t.as_ref()
+                .map(|t| t.caption.clone())
+                .filter(|c| !c.is_empty())
+        })
+    });
     view! {
         <LazyDetails open=open class=class summary=summary>
             // Focusable, so a keyboard can scroll a table wider than its box.
             <div class="scroll" tabindex="0" role="region" aria-label=move || summary.get()>
                 <table class="figures" data-testid=testid.clone()>
-                    {move || table.with(|t| t.as_ref().map(|t| table_body(t, limit.get())))}
+                    {table_body(table, limit)}
                 </table>
             </div>
             <ShowMore total=total limit=limit what="rows" />
-            {move || table.with(|t| t.as_ref().filter(|t| !t.caption.is_empty()).map(|t| view! { <p class="hint">{t.caption.clone()}</p> }))}
+            {move || caption.get().map(|c| view! { <p class="hint">{c}</p> })}
         </LazyDetails>
     }
 }
 
-/// The head and the first `limit` rows of a table.
-fn table_body(table: &Table, limit: usize) -> impl IntoView {
-    let units: Vec<Unit> = table.columns.iter().map(|c| c.unit).collect();
-    let head = table
-        .columns
-        .iter()
-        .map(|c| {
-            let class = if c.unit == Unit::None { "" } else { "num" };
-            view! { <th class=class>{c.header()}</th> }
+/// The head and the first `limit` rows of a table, built once per shape
+/// (columns and row count); each row's cells follow their values, so an
+/// edit that changes numbers sets only the text and tooltips that changed
+/// (rebuilt whole, every cell's attributes were set again and the table
+/// restyled on each keystroke).
+fn table_body(table: Memo<Option<Table>>, limit: RwSignal<usize>) -> impl IntoView {
+    let shape = Memo::new(move |_| {
+        table.with(|t| {
+            t.as_ref().map(|t| {
+                let columns: Vec<(String, Unit)> =
+                    t.columns.iter().map(|c| (c.header(), c.unit)).collect();
+                (columns, t.rows.len().min(limit.get()))
+            })
         })
-        .collect_view();
-    let rows = table
-        .rows
-        .iter()
-        .take(limit)
-        .map(|row| {
-            let cells = row
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let unit = units.get(i).copied().unwrap_or_default();
-                    let class = if unit == Unit::None { "" } else { "num" };
-                    let title = v.number().map(|x| format!("{x}")).unwrap_or_default();
-                    view! { <td class=class title=title>{v.display_in(unit)}</td> }
-                })
+    });
+    move || {
+        shape.get().map(|(columns, rows)| {
+            let units: Arc<[Unit]> = columns.iter().map(|(_, u)| *u).collect();
+            let head = columns
+                .into_iter()
+                .map(|(header, unit)| view! { <th class=num_class(unit)>{header}</th> })
                 .collect_view();
-            view! { <tr>{cells}</tr> }
+            let rows = (0..rows)
+                .map(|i| table_row(table, i, Arc::clone(&units)))
+                .collect_view();
+            view! {
+                <thead><tr>{head}</tr></thead>
+                <tbody>{rows}</tbody>
+            }
+        })
+    }
+}
+
+/// A cell's class: numbers align right.
+fn num_class(unit: Unit) -> &'static str {
+    if unit == Unit::None {
+        ""
+    } else {
+        "num"
+    }
+}
+
+/// Row `i` of `table`: each cell's text and exact number (its tooltip),
+/// read once per change of the table.
+fn table_row(table: Memo<Option<Table>>, i: usize, units: Arc<[Unit]>) -> impl IntoView {
+    let cells = {
+        let units = Arc::clone(&units);
+        Memo::new(move |_| {
+            table.with(|t| {
+                t.as_ref()
+                    .and_then(|t| t.rows.get(i))
+                    .map(|row| {
+                        row.iter()
+                            .enumerate()
+                            .map(|(j, v)| {
+                                let unit = units.get(j).copied().unwrap_or_default();
+                                let exact = v.number().map(|x| format!("{x}")).unwrap_or_default();
+                                (exact, v.display_in(unit))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+            })
+        })
+    };
+    let cell = move |j: usize, f: fn(&(String, String)) -> &String| {
+        move || cells.with(|c| c.get(j).map(|c| f(c).clone()).unwrap_or_default())
+    };
+    let tds = units
+        .iter()
+        .enumerate()
+        .map(|(j, unit)| {
+            view! { <td class=num_class(*unit) title=cell(j, |c| &c.0)>{cell(j, |c| &c.1)}</td> }
         })
         .collect_view();
-    view! {
-        <thead><tr>{head}</tr></thead>
-        <tbody>{rows}</tbody>
-    }
+    view! { <tr>{tds}</tr> }
 }
 
 /// Every figure of the model's newest good report.

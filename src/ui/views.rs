@@ -131,7 +131,7 @@ fn Overview() -> impl IntoView {
                         <Show when=move || stale.get()>
                             <p class="stale-note" data-testid=format!("{id}-stale")>"last valid inputs: fix the marked fields"</p>
                         </Show>
-                        {move || slot.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=slot.model.overview_figures() /> })}
+                        <ReportBody id=id report=slot.last_good compact=slot.model.overview_figures() />
                     </section>
                 </Show>
             }
@@ -368,7 +368,7 @@ pub fn Card() -> impl IntoView {
         Some(view! {
             <div class:stale-result=move || stale.get()>
                 <p class="hint card-model">{s.model.name()}</p>
-                {move || s.last_good.get().map(|r| view! { <ReportBody id=id report=r compact=s.model.overview_figures() /> })}
+                <ReportBody id=id report=s.last_good compact=s.model.overview_figures() />
                 {chart_key.map(|k| view! {
                     <Chart figure=figure testid=format!("card-chart-{k}") filename=format!("ddnn-{id}-{k}") />
                     <ChartTable entry=s key=k.to_string() testid=format!("card-chart-{k}-table") />
