@@ -123,7 +123,9 @@ function wrapWorker() {
         const r = m && m[2] !== undefined ? requests.get(Number(m[2])) : null;
         if (!r) return;
         r.arrivals.push([m[1], t - r.posted]);
-        if (m[1] === 'result') {
+        // A model's answer: its outcome, or `same` (unchanged, or one the
+        // page computed itself, src/worker/quick.rs), with its own time.
+        if (m[1] === 'result' || m[1] === 'same') {
           const e = /"elapsed_ms":(-?[\d.eE+-]+)\}\}$/.exec(ev.data);
           if (e) r.elapsed += Number(e[1]);
           r.results += 1;
@@ -190,7 +192,7 @@ async function isolatedRoundTrips(n) {
       let elapsed = 0;
       const t0 = performance.now();
       const done = next((d) => {
-        const e = /^\{"result":.*"elapsed_ms":(-?[\d.eE+-]+)\}\}$/s.exec(d);
+        const e = /^\{"(?:result|same)":.*"elapsed_ms":(-?[\d.eE+-]+)\}\}$/s.exec(d);
         if (e) elapsed += Number(e[1]);
         return d.startsWith(`{"done":{"id":${id}`);
       });
@@ -378,12 +380,12 @@ async function measureRoundTrip(ctx, base) {
   for (let i = 0; i < RUNS; i++) {
     const r = await page.evaluate(roundTrip, ['bandwidth-gbps', String(1 + ((i + 1) % 7) / 4)]);
     if (r.requests !== 1) throw new Error(`one edit posted ${r.requests} requests`);
-    if (r.results === 0) throw new Error('the request had no results');
+    if (r.results === 0) throw new Error('no model answered the request');
     if (process.env.BENCH_DEBUG) console.log(JSON.stringify(r));
     overhead.push(r.roundTrip - r.elapsed);
     handlers.push(r.handlers);
     models.push(r.elapsed);
-    firstResult.push(r.arrivals.find(([k]) => k === 'result')[1]);
+    firstResult.push(r.arrivals.find(([k]) => k === 'result' || k === 'same')[1]);
     await page.waitForTimeout(400); // the charts redraw before the next edit
   }
   await page.waitForTimeout(1000);
