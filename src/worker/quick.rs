@@ -2,10 +2,10 @@
 //! task, so the frame that shows the edit shows its numbers too: a worker's
 //! answer arrives a frame or two late, however fast the model.
 //!
-//! A model is quick on a scenario when its last evaluation, measured where
-//! it ran (the worker's `elapsed_ms`, or the page's own clock), scaled by
-//! how much its work grew since (`Model::work`, measure by measure), stays
-//! under `QUICK_MS`. A model never measured, one that caches its reports
+//! A model is quick on a scenario when the least of its last `KEPT`
+//! evaluations, each measured where it ran (the worker's `elapsed_ms`, or
+//! the page's own clock) and scaled by how much its work grew since
+//! (`Model::work`, measure by measure), stays under `QUICK_MS`. A model never measured, one that caches its reports
 //! (`Model::caches`: a fast answer from its cache says nothing of the
 //! next), one with uncertainty bands to sample, and one whose inputs the
 //! page keeps aside (a large profile: only the workers hold it whole) go
@@ -23,11 +23,16 @@ use crate::scenario::Scenario;
 /// the edit's task stays well inside a frame.
 pub const QUICK_MS: f64 = 2.0;
 
-/// Each model's last measured evaluation, and the work each request in
-/// flight asked of it.
+/// Measurements kept per model: the prediction takes the least of them,
+/// so one evaluation slowed by something else (a garbage collection, the
+/// other core busy) does not send a cheap model to the worker.
+const KEPT: usize = 3;
+
+/// Each model's last measured evaluations, newest last, and the work
+/// each request in flight asked of it.
 #[derive(Default)]
 pub struct Costs {
-    last: HashMap<&'static str, Cost>,
+    last: HashMap<&'static str, Vec<Cost>>,
     asked: HashMap<(u64, &'static str), Vec<f64>>,
 }
 
@@ -76,23 +81,23 @@ impl Costs {
             .collect()
     }
 
-    /// The expected time (ms) of `model` asked `units`: its last time,
-    /// scaled by the largest growth of any measure (never below it).
+    /// The expected time (ms) of `model` asked `units`: the least of its
+    /// kept times, each scaled by the largest growth of any measure since
+    /// (never below it).
     fn predict(&self, model: &str, units: &[f64]) -> Option<f64> {
-        let last = self.last.get(model)?;
-        if last.units.len() != units.len() || !last.ms.is_finite() {
-            return None;
+        self.last
+            .get(model)?
+            .iter()
+            .filter_map(|c| c.scaled(units))
+            .min_by(f64::total_cmp)
+    }
+
+    fn keep(&mut self, model: &'static str, cost: Cost) {
+        let kept = self.last.entry(model).or_default();
+        if kept.len() == KEPT {
+            kept.remove(0);
         }
-        let mut grow = 1.0_f64;
-        for (&new, &old) in units.iter().zip(&last.units) {
-            if new > old {
-                if old <= 0.0 || !new.is_finite() {
-                    return None;
-                }
-                grow = grow.max(new / old);
-            }
-        }
-        Some(last.ms * grow)
+        kept.push(cost);
     }
 
     /// The worker's time for `model` on request `id` (its `elapsed_ms`).
@@ -101,13 +106,33 @@ impl Costs {
             return;
         };
         if let Some(units) = self.asked.remove(&(id, m.id())) {
-            self.last.insert(m.id(), Cost { ms, units });
+            self.keep(m.id(), Cost { ms, units });
         }
     }
 
     /// The page's own time for `model` asked `units`.
     pub fn measured_here(&mut self, model: &'static dyn Model, units: Vec<f64>, ms: f64) {
-        self.last.insert(model.id(), Cost { ms, units });
+        self.keep(model.id(), Cost { ms, units });
+    }
+}
+
+impl Cost {
+    /// This time scaled to `units` of work: by the largest growth of any
+    /// measure, never below it; `None` if the work is not comparable.
+    fn scaled(&self, units: &[f64]) -> Option<f64> {
+        if self.units.len() != units.len() || !self.ms.is_finite() {
+            return None;
+        }
+        let mut grow = 1.0_f64;
+        for (&new, &old) in units.iter().zip(&self.units) {
+            if new > old {
+                if old <= 0.0 || !new.is_finite() {
+                    return None;
+                }
+                grow = grow.max(new / old);
+            }
+        }
+        Some(self.ms * grow)
     }
 }
 
@@ -152,12 +177,18 @@ mod tests {
             zeng_plan(&other.plan(5, &s, false)),
             Plan::Worker(_)
         ));
-        // Work grown past QUICK_MS / 0.5 = 4×: the worker.
-        costs.measured_here(MODELS[0], units.iter().map(|u| u / 5.0).collect(), 0.5);
-        assert!(matches!(
-            zeng_plan(&costs.plan(6, &s, false)),
-            Plan::Worker(_)
-        ));
+        // Work grown past QUICK_MS / 0.5 = 4× since every kept
+        // measurement: the worker.
+        let mut grown = Costs::default();
+        grown.measured_here(MODELS[0], units.iter().map(|u| u / 5.0).collect(), 0.5);
+        assert!(matches!(grown.plan(6, &s, false)[0], Plan::Worker(_)));
+        // One slow measurement among quick ones is taken for noise; three
+        // in a row are not.
+        costs.measured_here(MODELS[0], units.clone(), 40.0);
+        assert!(matches!(costs.plan(6, &s, false)[0], Plan::Quick(_)));
+        costs.measured_here(MODELS[0], units.clone(), 40.0);
+        costs.measured_here(MODELS[0], units.clone(), 40.0);
+        assert!(matches!(costs.plan(6, &s, false)[0], Plan::Worker(_)));
         // Kept-aside inputs and bands go to the worker too.
         costs.measured_here(MODELS[0], units.clone(), 0.5);
         assert!(matches!(
@@ -238,7 +269,12 @@ mod tests {
         assert_eq!(costs.predict("zeng", &[1.0]), None);
         assert_eq!(costs.predict("zeng", &[f64::INFINITY, 1.0]), None);
         assert_eq!(costs.predict("cynthia", &[1.0]), None);
-        costs.measured_here(MODELS[0], vec![0.0], 1.0);
-        assert_eq!(costs.predict("zeng", &[1.0]), None);
+        // The least of the kept measurements, each scaled.
+        costs.measured_here(MODELS[0], vec![40.0, 100.0], 3.0);
+        assert_eq!(costs.predict("zeng", &[40.0, 100.0]), Some(3.0));
+        assert_eq!(costs.predict("zeng", &[20.0, 100.0]), Some(2.0));
+        let mut zero = Costs::default();
+        zero.measured_here(MODELS[0], vec![0.0], 1.0);
+        assert_eq!(zero.predict("zeng", &[1.0]), None);
     }
 }
