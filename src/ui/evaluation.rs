@@ -75,9 +75,9 @@ struct Inner {
     /// The request the worker is computing and when it was sent (ms); sent
     /// again if the worker dies on it.
     in_flight: Option<(Request, f64)>,
-    /// The newest request not yet sent, and the models the page computed
-    /// for it itself.
+    /// The newest request not yet sent.
     queued: Option<Request>,
+    /// The models the page computed itself for `queued`.
     queued_shown: Vec<&'static str>,
     /// A request whose quick models the page has computed, sent after the
     /// frame that shows them (`submit`).
@@ -85,7 +85,8 @@ struct Inner {
     /// Every model the page computed itself since the last request sent
     /// (`ToWorker::Evaluate`'s `replaced`, less those it shows).
     computed_here: Vec<&'static str>,
-    /// Each model's last measured time, for what the page computes itself.
+    /// Each model's recent measured times: which models the page
+    /// computes itself.
     costs: Costs,
     /// The pool, the parts it shares out, and the request whose `Done`
     /// waits for its split models.
