@@ -203,9 +203,11 @@ pub fn ReportBody(
             r.as_ref()
                 .filter(|_| compact.is_none())
                 .map(|r| {
+                    // Keyed by place too: two notes may read the same.
                     r.notes
                         .iter()
-                        .map(|n| (format!("note {}", n.level.label()), n.text.clone()))
+                        .enumerate()
+                        .map(|(i, n)| (i, format!("note {}", n.level.label()), n.text.clone()))
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
@@ -217,7 +219,7 @@ pub fn ReportBody(
             <div class="headline" data-testid=format!("{id}-headline")>{headline}</div>
             <ul class="notes" data-testid=format!("{id}-notes")>
                 <For each=move || notes.get() key=|n| n.clone() let:note>
-                    <li class=note.0>{note.1}</li>
+                    <li class=note.1>{note.2}</li>
                 </For>
             </ul>
         </Show>
