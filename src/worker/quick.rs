@@ -5,12 +5,13 @@
 //! A model is quick on a scenario when the least of its last `KEPT`
 //! evaluations, each measured where it ran (the worker's `elapsed_ms`, or
 //! the page's own clock) and scaled by how much its work grew since
-//! (`Model::work`, measure by measure), stays under `QUICK_MS`. A model never measured, one that caches its reports
-//! (`Model::caches`: a fast answer from its cache says nothing of the
-//! next), one with uncertainty bands to sample, and one whose inputs the
-//! page keeps aside (a large profile: only the workers hold it whole) go
-//! to the worker. A scenario a model refuses
-//! (invalid, over its budget) is quick: the refusal is all there is.
+//! (`Model::work`, measure by measure), stays under `QUICK_MS`. A model
+//! never measured, one that caches its reports (`Model::caches`: a fast
+//! answer from its cache says nothing of the next), one with uncertainty
+//! bands to sample, and one whose inputs the page keeps aside (a large
+//! profile: only the workers hold it whole) go to the worker. A scenario
+//! a model refuses (invalid, over its budget) is quick: the refusal is
+//! all there is.
 
 use std::collections::HashMap;
 
@@ -48,7 +49,7 @@ pub enum Plan {
     /// scenario.
     Quick(Option<Vec<f64>>),
     /// Leaves it to the worker, which was asked this work.
-    Worker(Option<Vec<f64>>),
+    Worker(Vec<f64>),
 }
 
 impl Costs {
@@ -75,7 +76,7 @@ impl Costs {
                     Plan::Quick(Some(u))
                 } else {
                     self.asked.insert((id, m.id()), u.clone());
-                    Plan::Worker(Some(u))
+                    Plan::Worker(u)
                 }
             })
             .collect()
@@ -160,7 +161,7 @@ mod tests {
         let mut costs = Costs::default();
         // Never measured: the worker.
         let plans = costs.plan(1, &s, false);
-        let Plan::Worker(Some(units)) = zeng_plan(&plans) else {
+        let Plan::Worker(units) = zeng_plan(&plans) else {
             panic!("an unmeasured model goes to the worker");
         };
         let units = units.clone();
@@ -243,7 +244,7 @@ mod tests {
         let s = Scenario::example();
         let mut costs = Costs::default();
         for (m, plan) in MODELS.iter().zip(costs.plan(1, &s, false)) {
-            if let Plan::Worker(Some(units)) = plan {
+            if let Plan::Worker(units) = plan {
                 costs.measured_here(*m, units, 0.0);
             }
         }
