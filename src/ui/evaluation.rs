@@ -38,8 +38,8 @@ use crate::scenario::Scenario;
 use crate::worker::parts::{Handout, Splits};
 use crate::worker::quick::{self, Costs, Plan};
 use crate::worker::{
-    encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Server,
-    ToWorker,
+    encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Outcome,
+    Server, ToWorker,
 };
 
 /// A request kept for after the edit's frame is sent after this long
@@ -260,6 +260,13 @@ impl Runtime {
         }
     }
 
+    /// Drops what each model was measured to cost: a whole new scenario
+    /// (an example, an import) may cost each model differently per unit
+    /// of work, so its first evaluations are the worker's.
+    pub fn forget_costs(&self) {
+        self.0.borrow_mut().costs = Costs::default();
+    }
+
     /// Sends the request `submit` kept for after its frame, if still kept.
     fn send_waiting(&self) {
         let mut inner = self.0.borrow_mut();
@@ -296,13 +303,13 @@ impl Runtime {
         for (model, plan) in crate::models::MODELS.iter().zip(plans) {
             let Plan::Quick(units) = plan else { continue };
             let start = now_ms();
-            let (outcome, _) = quick::evaluate(*model, scenario);
+            let (outcome, result) = quick::evaluate(*model, scenario);
             let elapsed_ms = now_ms() - start;
             if let Some(units) = units {
                 self.0
                     .borrow_mut()
                     .costs
-                    .measured_here(*model, units, elapsed_ms);
+                    .measured_here(*model, units, elapsed_ms, result.is_ok());
             }
             shown.push(model.id());
             handler(FromWorker::Result {
@@ -670,19 +677,18 @@ impl Runtime {
                 self.0.borrow_mut().part_done(&part, text.clone());
                 return;
             }
-            FromWorker::Result {
-                id,
-                model,
-                elapsed_ms,
-                ..
-            }
-            | FromWorker::Same {
-                id,
-                model,
-                elapsed_ms,
-            } => {
+            FromWorker::Result { id, model, .. } | FromWorker::Same { id, model, .. } => {
+                let (elapsed_ms, report) = match &msg {
+                    FromWorker::Result {
+                        outcome,
+                        elapsed_ms,
+                        ..
+                    } => (*elapsed_ms, Some(matches!(outcome, Outcome::Report { .. }))),
+                    FromWorker::Same { elapsed_ms, .. } => (*elapsed_ms, None),
+                    _ => (f64::NAN, None),
+                };
                 let mut inner = self.0.borrow_mut();
-                inner.costs.measured(*id, model, *elapsed_ms);
+                inner.costs.measured(*id, model, elapsed_ms, report);
                 inner.splits.answered(*id, model);
                 if inner.done_waits == Some(*id) && !inner.splits.pending(*id) {
                     // The last split model: the request is done now.

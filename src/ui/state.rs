@@ -924,6 +924,11 @@ impl AppState {
     /// Replaces the scenario from an import, keeping the old one on error.
     pub fn load(&self, s: Scenario) {
         self.banner.set(None);
+        self.runtime.with_value(|rt| {
+            if let Some(rt) = rt {
+                rt.forget_costs();
+            }
+        });
         self.scenario.set(s);
     }
 

@@ -30,11 +30,15 @@ pub const QUICK_MS: f64 = 2.0;
 const KEPT: usize = 3;
 
 /// Each model's last measured evaluations, newest last, and the work
-/// each request in flight asked of it.
+/// each request in flight asked of it. Only an evaluation that gave a
+/// report measures the work: a model that says what it lacks answers at
+/// once, whatever its work would be with the input.
 #[derive(Default)]
 pub struct Costs {
     last: HashMap<&'static str, Vec<Cost>>,
     asked: HashMap<(u64, &'static str), Vec<f64>>,
+    /// Whether each model's last answer was a report (a `Same` repeats it).
+    reported: HashMap<&'static str, bool>,
 }
 
 /// An evaluation's time (ms) and the work it was asked, per measure.
@@ -101,19 +105,40 @@ impl Costs {
         kept.push(cost);
     }
 
-    /// The worker's time for `model` on request `id` (its `elapsed_ms`).
-    pub fn measured(&mut self, id: u64, model: &str, ms: f64) {
+    /// The worker's answer for `model` on request `id`: its time (its
+    /// `elapsed_ms`), and whether it is a report (`None`: `Same`, as the
+    /// last answer).
+    pub fn measured(&mut self, id: u64, model: &str, ms: f64, report: Option<bool>) {
         let Some(m) = models::by_id(model) else {
             return;
         };
+        let report = match report {
+            Some(r) => {
+                self.reported.insert(m.id(), r);
+                r
+            }
+            None => self.reported.get(m.id()).copied().unwrap_or(false),
+        };
         if let Some(units) = self.asked.remove(&(id, m.id())) {
-            self.keep(m.id(), Cost { ms, units });
+            if report {
+                self.keep(m.id(), Cost { ms, units });
+            }
         }
     }
 
-    /// The page's own time for `model` asked `units`.
-    pub fn measured_here(&mut self, model: &'static dyn Model, units: Vec<f64>, ms: f64) {
-        self.keep(model.id(), Cost { ms, units });
+    /// The page's own time for `model` asked `units`, and whether it gave
+    /// a report.
+    pub fn measured_here(
+        &mut self,
+        model: &'static dyn Model,
+        units: Vec<f64>,
+        ms: f64,
+        report: bool,
+    ) {
+        self.reported.insert(model.id(), report);
+        if report {
+            self.keep(model.id(), Cost { ms, units });
+        }
     }
 }
 
@@ -165,7 +190,7 @@ mod tests {
             panic!("an unmeasured model goes to the worker");
         };
         let units = units.clone();
-        costs.measured(1, "zeng", 0.5);
+        costs.measured(1, "zeng", 0.5, Some(true));
         assert!(matches!(
             zeng_plan(&costs.plan(2, &s, false)),
             Plan::Quick(Some(_))
@@ -173,7 +198,7 @@ mod tests {
         // A measurement of another request's work is not this one's.
         let mut other = Costs::default();
         other.plan(3, &s, false);
-        other.measured(4, "zeng", 0.5);
+        other.measured(4, "zeng", 0.5, Some(true));
         assert!(matches!(
             zeng_plan(&other.plan(5, &s, false)),
             Plan::Worker(_)
@@ -181,17 +206,22 @@ mod tests {
         // Work grown past QUICK_MS / 0.5 = 4× since every kept
         // measurement: the worker.
         let mut grown = Costs::default();
-        grown.measured_here(MODELS[0], units.iter().map(|u| u / 5.0).collect(), 0.5);
+        grown.measured_here(
+            MODELS[0],
+            units.iter().map(|u| u / 5.0).collect(),
+            0.5,
+            true,
+        );
         assert!(matches!(grown.plan(6, &s, false)[0], Plan::Worker(_)));
         // One slow measurement among quick ones is taken for noise; three
         // in a row are not.
-        costs.measured_here(MODELS[0], units.clone(), 40.0);
+        costs.measured_here(MODELS[0], units.clone(), 40.0, true);
         assert!(matches!(costs.plan(6, &s, false)[0], Plan::Quick(_)));
-        costs.measured_here(MODELS[0], units.clone(), 40.0);
-        costs.measured_here(MODELS[0], units.clone(), 40.0);
+        costs.measured_here(MODELS[0], units.clone(), 40.0, true);
+        costs.measured_here(MODELS[0], units.clone(), 40.0, true);
         assert!(matches!(costs.plan(6, &s, false)[0], Plan::Worker(_)));
         // Kept-aside inputs and bands go to the worker too.
-        costs.measured_here(MODELS[0], units.clone(), 0.5);
+        costs.measured_here(MODELS[0], units.clone(), 0.5, true);
         assert!(matches!(
             zeng_plan(&costs.plan(7, &s, true)),
             Plan::Worker(_)
@@ -245,7 +275,7 @@ mod tests {
         let mut costs = Costs::default();
         for (m, plan) in MODELS.iter().zip(costs.plan(1, &s, false)) {
             if let Plan::Worker(units) = plan {
-                costs.measured_here(*m, units, 0.0);
+                costs.measured_here(*m, units, 0.0, true);
             }
         }
         for (m, plan) in MODELS.iter().zip(costs.plan(2, &s, false)) {
@@ -260,10 +290,36 @@ mod tests {
         );
     }
 
+    /// An answer that is not a report ("needs inputs") measures nothing:
+    /// the model's first report with those inputs goes to the worker.
+    #[test]
+    fn only_a_report_measures_the_work() {
+        let s = Scenario::example();
+        let mut costs = Costs::default();
+        costs.plan(1, &s, false);
+        costs.measured(1, "zeng", 0.01, Some(false));
+        assert!(matches!(costs.plan(2, &s, false)[0], Plan::Worker(_)));
+        // A `Same` repeats what the last answer was.
+        costs.measured(2, "zeng", 0.01, None);
+        assert!(matches!(costs.plan(3, &s, false)[0], Plan::Worker(_)));
+        costs.measured(3, "zeng", 0.5, Some(true));
+        costs.plan(4, &s, false);
+        costs.measured(4, "zeng", 0.5, None);
+        assert!(matches!(costs.plan(5, &s, false)[0], Plan::Quick(_)));
+        let mut here = Costs::default();
+        let Plan::Worker(units) = here.plan(1, &s, false).swap_remove(0) else {
+            panic!("an unmeasured model goes to the worker");
+        };
+        here.measured_here(MODELS[0], units.clone(), 0.01, false);
+        assert!(matches!(here.plan(2, &s, false)[0], Plan::Worker(_)));
+        here.measured_here(MODELS[0], units, 0.5, true);
+        assert!(matches!(here.plan(3, &s, false)[0], Plan::Quick(_)));
+    }
+
     #[test]
     fn the_prediction_scales_with_the_largest_growth() {
         let mut costs = Costs::default();
-        costs.measured_here(MODELS[0], vec![10.0, 100.0], 1.0);
+        costs.measured_here(MODELS[0], vec![10.0, 100.0], 1.0, true);
         assert_eq!(costs.predict("zeng", &[20.0, 100.0]), Some(2.0));
         assert_eq!(costs.predict("zeng", &[5.0, 400.0]), Some(4.0));
         assert_eq!(costs.predict("zeng", &[1.0, 1.0]), Some(1.0));
@@ -271,11 +327,11 @@ mod tests {
         assert_eq!(costs.predict("zeng", &[f64::INFINITY, 1.0]), None);
         assert_eq!(costs.predict("cynthia", &[1.0]), None);
         // The least of the kept measurements, each scaled.
-        costs.measured_here(MODELS[0], vec![40.0, 100.0], 3.0);
+        costs.measured_here(MODELS[0], vec![40.0, 100.0], 3.0, true);
         assert_eq!(costs.predict("zeng", &[40.0, 100.0]), Some(3.0));
         assert_eq!(costs.predict("zeng", &[20.0, 100.0]), Some(2.0));
         let mut zero = Costs::default();
-        zero.measured_here(MODELS[0], vec![0.0], 1.0);
+        zero.measured_here(MODELS[0], vec![0.0], 1.0, true);
         assert_eq!(zero.predict("zeng", &[1.0]), None);
     }
 }
