@@ -3,7 +3,7 @@
 //! answer arrives a frame or two late, however fast the model.
 //!
 //! A model is quick on a scenario when the least of its last `KEPT`
-//! evaluations, each measured where it ran (the worker's `elapsed_ms`, or
+//! evaluations that gave a report, each measured where it ran (the worker's `elapsed_ms`, or
 //! the page's own clock) and scaled by how much its work grew since
 //! (`Model::work`, measure by measure), stays under `QUICK_MS`. A model
 //! never measured, one that caches its reports (`Model::caches`: a fast
