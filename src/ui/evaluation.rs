@@ -38,8 +38,8 @@ use crate::scenario::Scenario;
 use crate::worker::parts::{Handout, Splits};
 use crate::worker::quick::{self, Costs, Plan};
 use crate::worker::{
-    encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Outcome,
-    Server, ToWorker,
+    encode, evaluate_request, keep_request, part_request, ExportFormat, FromWorker, Server,
+    ToWorker,
 };
 
 /// A request kept for after the edit's frame is sent after this long
@@ -303,13 +303,15 @@ impl Runtime {
         for (model, plan) in crate::models::MODELS.iter().zip(plans) {
             let Plan::Quick(units) = plan else { continue };
             let start = now_ms();
-            let (outcome, result) = quick::evaluate(*model, scenario);
+            let outcome = quick::evaluate(*model, scenario);
             let elapsed_ms = now_ms() - start;
             if let Some(units) = units {
-                self.0
-                    .borrow_mut()
-                    .costs
-                    .measured_here(*model, units, elapsed_ms, result.is_ok());
+                self.0.borrow_mut().costs.measured_here(
+                    *model,
+                    units,
+                    elapsed_ms,
+                    outcome.is_report(),
+                );
             }
             shown.push(model.id());
             handler(FromWorker::Result {
@@ -338,15 +340,8 @@ impl Runtime {
             return;
         }
         let rt = self.clone();
-        let later = Closure::once_into_js(move || {
-            rt.replace_if_stale();
-            rt.pump();
-        });
-        if let Some(w) = web_sys::window() {
-            let wait = (REPLACE_AFTER_MS - age).ceil() as i32 + 1;
-            let _ = w
-                .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait);
-        }
+        let wait = (REPLACE_AFTER_MS - age).ceil() as i32 + 1;
+        super::task_queue::after_ms(wait, move || rt.send_queued());
     }
 
     /// Asks for the results file; the answer arrives as `FromWorker::Export`.
@@ -677,18 +672,24 @@ impl Runtime {
                 self.0.borrow_mut().part_done(&part, text.clone());
                 return;
             }
-            FromWorker::Result { id, model, .. } | FromWorker::Same { id, model, .. } => {
-                let (elapsed_ms, report) = match &msg {
-                    FromWorker::Result {
-                        outcome,
-                        elapsed_ms,
-                        ..
-                    } => (*elapsed_ms, Some(matches!(outcome, Outcome::Report { .. }))),
-                    FromWorker::Same { elapsed_ms, .. } => (*elapsed_ms, None),
-                    _ => (f64::NAN, None),
+            FromWorker::Result {
+                id,
+                model,
+                elapsed_ms,
+                ..
+            }
+            | FromWorker::Same {
+                id,
+                model,
+                elapsed_ms,
+            } => {
+                // A `Same` repeats whether the last answer was a report.
+                let report = match &msg {
+                    FromWorker::Result { outcome, .. } => Some(outcome.is_report()),
+                    _ => None,
                 };
                 let mut inner = self.0.borrow_mut();
-                inner.costs.measured(*id, model, elapsed_ms, report);
+                inner.costs.measured(*id, model, *elapsed_ms, report);
                 inner.splits.answered(*id, model);
                 if inner.done_waits == Some(*id) && !inner.splits.pending(*id) {
                     // The last split model: the request is done now.

@@ -280,7 +280,7 @@ fn kpi(id: &'static str, report: Signal<Option<Arc<Report>>>, shape: FigureShape
                 .and_then(|r| r.headline.iter().find(|f| f.key == key))
                 .map(|f| FigureText {
                     value: f.value.display(),
-                    exact: f.value.number().map(|v| format!("{v}")).unwrap_or_default(),
+                    exact: exact(&f.value),
                     band: f
                         .band
                         .as_ref()
@@ -550,6 +550,11 @@ fn table_body(table: Memo<Option<Table>>, limit: RwSignal<usize>) -> impl IntoVi
     }
 }
 
+/// A value's every digit, for its tooltip (empty for words).
+fn exact(v: &crate::report::Value) -> String {
+    v.number().map(|x| format!("{x}")).unwrap_or_default()
+}
+
 /// A cell's class: numbers align right.
 fn num_class(unit: Unit) -> &'static str {
     if unit == Unit::None {
@@ -573,8 +578,7 @@ fn table_row(table: Memo<Option<Table>>, i: usize, units: Arc<[Unit]>) -> impl I
                             .enumerate()
                             .map(|(j, v)| {
                                 let unit = units.get(j).copied().unwrap_or_default();
-                                let exact = v.number().map(|x| format!("{x}")).unwrap_or_default();
-                                (exact, v.display_in(unit))
+                                (exact(v), v.display_in(unit))
                             })
                             .collect::<Vec<_>>()
                     })
@@ -614,7 +618,7 @@ fn AllFigures(id: &'static str, entry: ModelSlot) -> impl IntoView {
                         view! {
                             <tr>
                                 <td>{f.label.clone()}</td>
-                                <td class="num" title=f.value.number().map(|v| format!("{v}")).unwrap_or_default()>{f.value.display()}</td>
+                                <td class="num" title=exact(&f.value)>{f.value.display()}</td>
                                 <td>{f.source.clone()}</td>
                             </tr>
                         }

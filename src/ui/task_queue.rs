@@ -75,13 +75,8 @@ impl Queue {
             self.run_one();
             return;
         }
-        let later = Closure::once_into_js(move || self.run_when_not_typing());
         let wait = (TYPING_PAUSE_MS - still).ceil() as i32;
-        let waiting = web_sys::window().is_some_and(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait)
-                .is_ok()
-        });
-        if !waiting {
+        if !after_ms(wait, move || self.run_when_not_typing()) {
             self.run_one();
         }
     }
@@ -189,15 +184,20 @@ pub fn after_next_frame_or(ms: i32, job: impl FnOnce() + 'static) {
     };
     let (later, now) = (once.clone(), once.clone());
     let framed = after_next_frame(once);
-    let timer = Closure::once_into_js(later);
-    let timed = web_sys::window().is_some_and(|w| {
-        w.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), ms)
-            .is_ok()
-    });
+    let timed = after_ms(ms, later);
     if !framed && !timed {
         // Nothing to wait on (no window): nothing draws either.
         now();
     }
+}
+
+/// Runs `job` in a timer task after `ms`; false if there is no window.
+pub fn after_ms(ms: i32, job: impl FnOnce() + 'static) -> bool {
+    let timer = Closure::once_into_js(job);
+    web_sys::window().is_some_and(|w| {
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), ms)
+            .is_ok()
+    })
 }
 
 /// Runs `job` in a task of its own, soon (by `setTimeout` if no channel

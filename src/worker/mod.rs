@@ -255,6 +255,11 @@ impl Outcome {
         }
     }
 
+    /// A report, not why there is none.
+    pub fn is_report(&self) -> bool {
+        matches!(self, Outcome::Report { .. })
+    }
+
     pub fn into_result(self) -> Result<Report, Unavailable> {
         match self {
             Outcome::Report { report } => Ok(*report),
@@ -522,11 +527,8 @@ impl Server {
                 if partials.get() {
                     self.sent.remove(&model_id);
                 }
-                if shown.contains(&model_id) {
-                    self.sent
-                        .insert(model_id.clone(), Outcome::trimmed(&result));
-                }
-                self.finish(id, model_id, result, now() - start, post);
+                let page_shows = shown.contains(&model_id);
+                self.finish(id, model_id, result, now() - start, page_shows, post);
             }
             // The address follows the first model's numbers, not a
             // simulation that may run for seconds (compressing a large
@@ -552,7 +554,7 @@ impl Server {
             }));
             let start = now();
             let result = models::evaluate(*analysis, &scenario);
-            self.finish(id, analysis_id, result, now() - start, post);
+            self.finish(id, analysis_id, result, now() - start, false, post);
         }
         self.current = Some((id, scenario));
         post(encode(&FromWorker::Done { id }));
@@ -596,18 +598,20 @@ impl Server {
                     .iter()
                     .find(|(m, _)| m == model)
                     .map_or(now(), |(_, t)| *t);
-                self.finish(id, model.to_string(), result, now() - start, post);
+                self.finish(id, model.to_string(), result, now() - start, false, post);
             }
         }
     }
 
-    /// Posts a model's outcome and keeps it for the exports.
+    /// Posts a model's outcome and keeps it for the exports; `page_shows`:
+    /// the page computed it itself, so it is what the page holds.
     fn finish(
         &mut self,
         id: u64,
         model_id: String,
         result: Result<Report, Unavailable>,
         elapsed_ms: f64,
+        page_shows: bool,
         post: &mut dyn FnMut(String),
     ) {
         let outcome = Outcome::trimmed(&result);
@@ -629,12 +633,15 @@ impl Server {
                 .position(|m| m.id() == r.model)
         };
         crate::order::sort_by_key(&mut self.last_good, order);
-        if self.sent.get(&model_id) == Some(&outcome) {
+        if page_shows || self.sent.get(&model_id) == Some(&outcome) {
             post(encode(&FromWorker::Same {
                 id,
-                model: model_id,
+                model: model_id.clone(),
                 elapsed_ms,
             }));
+            if page_shows {
+                self.sent.insert(model_id, outcome);
+            }
             return;
         }
         let msg = FromWorker::Result {
@@ -1093,7 +1100,7 @@ mod tests {
         assert!(msgs
             .iter()
             .any(|m| matches!(m, FromWorker::Result { model, .. } if model == "cynthia")));
-        let zeng = by_id("zeng").map(|m| quick::evaluate(m, &s).0);
+        let zeng = by_id("zeng").map(|m| quick::evaluate(m, &s));
         assert_eq!(server.sent.get("zeng"), zeng.as_ref());
         let exported = server.export(ExportFormat::Json).unwrap_or_default();
         assert!(exported.contains("\"model\": \"zeng\""), "{exported}");

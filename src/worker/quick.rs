@@ -16,8 +16,7 @@
 use std::collections::HashMap;
 
 use super::Outcome;
-use crate::models::{self, Model, Unavailable, MODELS};
-use crate::report::Report;
+use crate::models::{self, Model, MODELS};
 use crate::scenario::Scenario;
 
 /// The most a model may be expected to take on the page's thread (ms):
@@ -163,10 +162,9 @@ impl Cost {
 }
 
 /// `model`'s outcome on `s` as the worker would send it (tables cut for
-/// the page), and the whole result.
-pub fn evaluate(model: &dyn Model, s: &Scenario) -> (Outcome, Result<Report, Unavailable>) {
-    let result = models::evaluate(model, s);
-    (Outcome::trimmed(&result), result)
+/// the page).
+pub fn evaluate(model: &dyn Model, s: &Scenario) -> Outcome {
+    Outcome::trimmed(&models::evaluate(model, s))
 }
 
 #[cfg(test)]
@@ -257,8 +255,8 @@ mod tests {
         let mut refused = 0;
         for (m, plan) in MODELS.iter().zip(costs.plan(1, &s, false)) {
             if let Plan::Quick(None) = plan {
-                let (outcome, result) = evaluate(*m, &s);
-                assert!(result.is_err(), "{}", m.id());
+                let outcome = evaluate(*m, &s);
+                assert!(!outcome.is_report(), "{}", m.id());
                 assert_eq!(outcome, Outcome::from(models::evaluate(*m, &s)));
                 refused += 1;
             }
